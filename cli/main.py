@@ -1,0 +1,117 @@
+"""``aegis``: the command line of the Aegis game service.
+
+Subcommands: ``simulate`` (play complete games with bots, in-process) and ``bench`` (benchmarks).
+Run ``aegis <command> --help`` for each one's options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from domain.bots import BOTS
+from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
+from domain.kernel.errors import DomainError
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from cli.progress import Progress
+    from domain.simulation import simulate
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        print(f"aegis simulate: unknown bot(s) {', '.join(unknown)}; bots: {', '.join(BOTS)}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("aegis simulate: --games must be at least 1", file=sys.stderr)
+        return 2
+    if args.max_turns < 1:
+        print("aegis simulate: --max-turns must be at least 1", file=sys.stderr)
+        return 2
+    progress = None if args.quiet else Progress(args.games, f"simulate {args.variant} x{args.seats}")
+    try:
+        summary = simulate(
+            games=args.games,
+            seats=args.seats,
+            variants=args.variant,
+            seed=args.seed,
+            bots=bots,
+            max_turns=args.max_turns,
+            progress=progress,
+            workers=args.workers,
+        )
+    except DomainError as exc:
+        print(f"aegis simulate: {exc.message}" + (f" ({exc.rule})" if exc.rule else ""), file=sys.stderr)
+        return 2
+    print(summary.line())
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from benchmarks.run import main as bench_main
+
+    return bench_main(args.suite, games=args.games)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="aegis", description="Aegis: an event-sourced Ever Aegis game service.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play complete games with bots, in-process",
+        description=(
+            "Play complete games with bots in-process and print one summary line: "
+            "games=N finished=F draws=D unfinished=U events=E digest=<sha256 over every game's event log>. "
+            "The same arguments always give the same digest."
+        ),
+    )
+    sim.add_argument("--games", type=int, default=100, help="how many games to play (default 100)")
+    sim.add_argument(
+        "--seats",
+        type=int,
+        default=4,
+        choices=range(MIN_SEATS, MAX_SEATS + 1),
+        metavar=f"{{{MIN_SEATS}..{MAX_SEATS}}}",
+        help="seats per game (default 4)",
+    )
+    sim.add_argument(
+        "--variant",
+        default="simpleton",
+        help=f"variants joined with '+', Simpleton always included, e.g. simpleton+quick (known: {', '.join(VARIANTS)})",
+    )
+    sim.add_argument("--seed", default="0", help="master seed; game i uses '<seed>/<i>' (default 0)")
+    sim.add_argument(
+        "--bots", default="random", help=f"bots by seat, comma-separated, repeated round the table ({', '.join(BOTS)})"
+    )
+    sim.add_argument(
+        "--max-turns", type=int, default=500, help="stop a game after this many turns and count it unfinished (default 500)"
+    )
+    sim.add_argument(
+        "--workers", type=int, default=1, help="processes to play games in parallel; the digest does not change (default 1)"
+    )
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run=_simulate)
+
+    bench = sub.add_parser(
+        "bench", help="run benchmarks (never part of the tests)", description="Run a benchmark suite and print its table."
+    )
+    bench.add_argument("suite", nargs="?", default="engine", choices=["engine"], help="which suite (default engine)")
+    bench.add_argument("--games", type=int, default=40, help="games to play for the engine suite (default 40)")
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    return int(args.run(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""The bot interface: given a seat's view and its open prompts, pick one option."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from domain.kernel.prompts import Option, Prompt
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: dict[str, Any], prompts: list[Prompt]) -> Option | None:
+        """One option of one of ``prompts``, or None to wait (only when every prompt is free)."""
+
+
+def pick_group_then_option(rng: random.Random, options: list[Option]) -> Option:
+    """Uniform over kinds of option first (each action, pass/call/guard...), then uniform within.
+
+    Uniform over raw options would make a bot play Library almost always, since its plans alone
+    number in the hundreds; choosing the kind first keeps every action in play.
+    """
+    groups: dict[str, list[Option]] = {}
+    for o in options:
+        groups.setdefault(o.group, []).append(o)
+    group = rng.choice(sorted(groups))
+    return rng.choice(groups[group])
+
+
+def make_bot(kind: str, seed: int) -> Bot:
+    from domain.bots import BOTS
+
+    try:
+        return BOTS[kind](seed)
+    except KeyError:
+        raise ValueError(f"unknown bot {kind!r}; bots: {', '.join(BOTS)}") from None

@@ -1,0 +1,1 @@
+"""Ever Aegis, Simpleton variant: a pure decider (``decide``/``evolve``) with prompts and redaction."""

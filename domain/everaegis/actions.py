@@ -1,0 +1,260 @@
+"""The eight Simpleton actions: every legal declaration (the full plan), and their execution.
+
+Rules: R28, R38-R54, R61, R73, R109-R110 and RULINGS "Actions" (A6, A14-A21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+from domain.everaegis import events as ev
+from domain.everaegis.cards import discard_card
+from domain.everaegis.catalog import ACTIONS, CATALOG
+from domain.everaegis.context import Ctx
+from domain.everaegis.items import discard_item, give_treaty, give_wall, items_in_play, place_sanction_step
+from domain.everaegis.soldiers import change_soldiers
+from domain.everaegis.state import Card, GameState
+from domain.everaegis.war import war_step
+from domain.kernel.prompts import Option
+
+RECRUIT_SOLDIERS = 2  # R44
+TREASURY_SOLDIERS = 5  # R49
+
+
+def _name(s: GameState, seat: int) -> str:
+    return s.players[seat].name
+
+
+def _declare(seat: int, action: str, **plan: Any) -> dict[str, Any]:
+    return {"type": "declare", "seat": seat, "action": action, **plan}
+
+
+def declarations(s: GameState, seat: int, only: str | None = None) -> list[Option]:
+    """Every legal declaration for ``seat`` in its Action Phase (``only``: one action's options)."""
+    out: list[Option] = []
+    me = s.players[seat]
+    partner = s.partner(seat)
+    remaining = s.remaining()
+    for action in ACTIONS if only is None else (only,):
+        spec = CATALOG.action(action)
+        if action in me.sanctions:
+            # R109, A20: the slot is replaced by the SANCTION's text; not a claim (A17)
+            out.append(Option(f"{spec.name} (SANCTIONED: discard an unrevealed card)", _declare(seat, action), action))
+            continue
+        if action in ("recruit", "treasury", "barracks", "laboratory"):
+            out.append(Option(spec.name, _declare(seat, action), action))
+        elif action == "war":
+            if me.soldiers < 1:  # R77
+                continue
+            for t in remaining:
+                if t != seat and t != partner:  # R107: no war between TREATY parties
+                    out.append(Option(f"War on {_name(s, t)}", _declare(seat, action, target=t), action))
+        elif action == "temple":
+            out.extend(_temple_options(s, seat, partner, remaining))
+        elif action == "mason":
+            out.extend(_mason_options(s, seat, partner, remaining))
+        elif action == "library":
+            out.extend(_library_options(s, seat, partner, remaining))
+    return out
+
+
+def _temple_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
+    """R46, A19, A32: give any revealed card possessed by any player (eliminated players' too) to any player."""
+    out = []
+    recipients = [r for r in remaining if r != partner]
+    for owner in s.players:
+        if owner.seat == partner:
+            continue
+        for card in owner.cards:
+            if not card.revealed:
+                continue
+            for r in recipients:
+                if r == owner.seat:
+                    continue
+                label = f"Temple: give {owner.name}'s revealed {card.name} to {_name(s, r)}"
+                out.append(Option(label, _declare(seat, "temple", recipient=r, card=card.id), "temple"))
+    return out
+
+
+def _mason_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
+    """RULINGS (A18): discard up to 2 ITEMS in play, or give the WALL to any player."""
+    refs = sorted(ref for ref, holder in items_in_play(s) if holder != partner)
+    out = [Option("Mason: discard nothing", _declare(seat, "mason", discard=[]), "mason")]
+    for k in (1, 2):
+        for combo in combinations(refs, k):
+            if k == 2 and combo[0] == combo[1]:
+                continue
+            label = "Mason: discard " + " and ".join(_item_label(s, r) for r in combo)
+            out.append(Option(label, _declare(seat, "mason", discard=list(combo)), "mason"))
+    for r in remaining:
+        if r != s.wall and r != partner and s.wall != partner:
+            out.append(Option(f"Mason: give the WALL to {_name(s, r)}", _declare(seat, "mason", give_wall=r), "mason"))
+    return out
+
+
+def _item_label(s: GameState, ref: str) -> str:
+    if ref == "WALL":
+        return f"the WALL ({_name(s, s.wall)})" if s.wall is not None else "the WALL"
+    if ref == "TREATY":
+        return f"the TREATY ({_name(s, s.treaty)})" if s.treaty is not None else "the TREATY"
+    if ref.startswith("BRIG@"):
+        return f"a BRIG of {_name(s, int(ref[5:]))}"
+    seat, action = ref[9:].split(":")
+    return f"the SANCTION on {_name(s, int(seat))}'s {action.title()}"
+
+
+def _library_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
+    """R53, A21: 2 SANCTIONS on 2 unsanctioned actions of 1 or 2 players, or give a player the TREATY."""
+    out = []
+    slots = [{"seat": p, "action": a} for p in remaining if p != partner for a in ACTIONS if a not in s.players[p].sanctions]
+    pairs: list[tuple[dict[str, Any], ...]] = list(combinations(slots, 2)) if len(slots) >= 2 else [tuple(slots)]
+    names = [p.name for p in s.players]
+
+    def describe(pair: tuple[dict[str, Any], ...]) -> Callable[[], str]:
+        return lambda: "Library: SANCTION " + " and ".join(f"{names[t['seat']]}'s {t['action'].title()}" for t in pair)
+
+    for pair in pairs:
+        if not pair:
+            continue
+        out.append(Option(describe(pair), _declare(seat, "library", sanctions=list(pair)), "library"))
+    for r in remaining:
+        if r != seat and r != s.treaty:
+            out.append(Option(f"Library: give {_name(s, r)} the TREATY", _declare(seat, "library", treaty=r), "library"))
+    return out
+
+
+def plan_of(command: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in command.items() if k not in ("type", "seat", "action", "at")}
+
+
+def start_action(ctx: Ctx, seat: int, command: dict[str, Any]) -> None:
+    s = ctx.state
+    action = command["action"]
+    sanctioned = action in s.players[seat].sanctions
+    claim = None if sanctioned else CATALOG.action(action).claim
+    ctx.emit(ev.ActionDeclared(seat=seat, action=action, plan=plan_of(command), claim=claim, sanctioned=sanctioned))
+
+
+# ----- execution -----
+
+
+def sanction_choices(s: GameState) -> list[Card]:
+    """SANCTION red side: "Discard an unrevealed card." The user chooses which (R110)."""
+    act = s.act
+    assert act is not None
+    return s.players[act.declarer].unrevealed
+
+
+def sanction_step(ctx: Ctx) -> bool:
+    s = ctx.state
+    act = s.act
+    assert act is not None
+    if act.stage == "sanction paid":
+        ctx.emit(ev.SanctionRemoved(seat=act.declarer, action=act.action, reason="used (R110)"))
+        ctx.emit(ev.ActionCompleted(seat=act.declarer, action=act.action, outcome="sanction discharged"))
+        return True
+    cards = sanction_choices(s)
+    if not cards:  # R110 ruling: nothing to discard, so the SANCTION stays
+        ctx.emit(ev.ActionCompleted(seat=act.declarer, action=act.action, outcome="no unrevealed card: the SANCTION stays"))
+        return True
+    if len(cards) == 1:
+        discard_card(ctx, act.declarer, cards[0], "sanction")
+        return True
+    return False
+
+
+def barracks_choices(s: GameState) -> list[Card]:
+    act = s.act
+    assert act is not None and act.queue
+    return s.players[act.queue[0]].unrevealed
+
+
+def put_back_choices(s: GameState) -> list[tuple[Card, ...]]:
+    """A21: put 2 unrevealed cards (the new ones included) on top of the deck, in the order chosen."""
+    act = s.act
+    assert act is not None
+    cards = s.players[act.declarer].unrevealed
+    if len(cards) < 2:
+        return [tuple(cards)]
+    return [(a, b) for a in cards for b in cards if a.id != b.id]
+
+
+def put_back(ctx: Ctx, cards: tuple[Card, ...]) -> None:
+    """``cards`` is top first; the second goes on the deck first."""
+    s = ctx.state
+    act = s.act
+    assert act is not None
+    for card in reversed(cards):
+        ctx.emit(ev.CardPutOnDeck(seat=act.declarer, card=card.id, name=card.name, knowers=card.knowers(act.declarer, s.seats)))
+    ctx.emit(ev.ActionCompleted(seat=act.declarer, action="laboratory", outcome=f"{len(cards)} card(s) put on the deck"))
+
+
+def execute_step(ctx: Ctx) -> bool:
+    """Carry the resolving action one step further. False when a player must choose."""
+    s = ctx.state
+    act = s.act
+    assert act is not None
+    d, action, plan = act.declarer, act.action, act.plan
+    done = ev.ActionCompleted
+    if action == "recruit":
+        change_soldiers(ctx, d, RECRUIT_SOLDIERS, "recruit (R44)")
+        ctx.emit(done(seat=d, action=action, outcome=f"gained {RECRUIT_SOLDIERS} soldiers"))
+    elif action == "treasury":
+        change_soldiers(ctx, d, TREASURY_SOLDIERS, "treasury (R49)")
+        ctx.emit(done(seat=d, action=action, outcome=f"gained {TREASURY_SOLDIERS} soldiers"))
+    elif action == "war":
+        return war_step(ctx)
+    elif action == "barracks":
+        if not act.queue:
+            ctx.emit(done(seat=d, action=action, outcome="every opponent discarded"))
+            return True
+        cards = barracks_choices(s)
+        if len(cards) == 1:
+            discard_card(ctx, act.queue[0], cards[0], "barracks")
+            return True
+        return False
+    elif action == "laboratory":
+        if s.draw_queue:
+            return True  # the draws are served first (see flow)
+        choices = put_back_choices(s)
+        if len(choices) == 1:
+            put_back(ctx, choices[0])
+            return True
+        return False
+    elif action == "temple":
+        if act.step == 0:
+            owner = s.owner_of(plan["card"])
+            if owner is None or act.guarded(owner) or act.guarded(plan["recipient"]):
+                ctx.emit(done(seat=d, action=action, outcome="guarded: nothing moves (R66)"))
+                return True
+            card = s.players[owner].card(plan["card"])
+            assert card is not None
+            ctx.emit(ev.CardMoved(card=card.id, name=card.name, from_seat=owner, to_seat=plan["recipient"], reason="temple"))
+            return True
+        if act.todo:
+            return place_sanction_step(ctx, "temple (R46)")
+        ctx.emit(done(seat=d, action=action, outcome="card given"))
+    elif action == "mason":
+        if "give_wall" in plan:
+            give_wall(ctx, plan["give_wall"], "mason")
+        else:
+            for ref in plan["discard"]:
+                if ref in {r for r, _ in items_in_play(s)}:
+                    discard_item(ctx, ref, "mason")
+        ctx.emit(done(seat=d, action=action, outcome="done"))
+    elif action == "library":
+        if "treaty" in plan:
+            if act.guarded(plan["treaty"]):
+                ctx.emit(done(seat=d, action=action, outcome="guarded: no TREATY given (R66)"))
+            else:
+                give_treaty(ctx, d, plan["treaty"])
+                ctx.emit(done(seat=d, action=action, outcome="TREATY given"))
+            return True
+        if act.todo:
+            return place_sanction_step(ctx, "library (R53)")
+        ctx.emit(done(seat=d, action=action, outcome="sanctions placed"))
+    else:  # pragma: no cover
+        raise AssertionError(action)
+    return True

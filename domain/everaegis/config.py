@@ -1,0 +1,128 @@
+"""Game configuration: seats, variants and options, validated with the rule that limits each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.kernel.errors import MalformedCommand
+
+VARIANTS = ("simpleton", "quick", "long", "plague", "survival")
+# Game options and the ruling each one sets (docs/rulings.md)
+OPTIONS = {"stalemate_rounds": "S1"}
+MIN_SEATS, MAX_SEATS = 3, 10
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    win_unrevealed: int | None  # None: no win by unrevealed cards (Survival)
+    demise_revealed: int | None  # None: revealed cards alone do not eliminate (Survival)
+    start_soldiers: int
+    start_cards: int
+    begin_soldier_loss: int
+    zero_soldiers_eliminates: bool
+    survival: bool
+    quick_reveal: bool
+
+
+@dataclass(frozen=True)
+class Config:
+    seats: int
+    variants: tuple[str, ...] = ("simpleton",)
+    reaction_seconds: float = 30.0
+    first_player: int | None = None
+    names: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def thresholds(self) -> Thresholds:
+        v = set(self.variants)
+        long_game = "long" in v
+        survival = "survival" in v
+        return Thresholds(
+            win_unrevealed=None if survival else (7 if long_game else 5),  # R10, R165, R166
+            demise_revealed=None if survival else (6 if long_game else 4),  # R30, R165, R166
+            start_soldiers=20 if "plague" in v else (10 if "quick" in v else 3),  # R18, R164, R169
+            start_cards=6 if survival else (3 if "quick" in v else 0),  # R164, R166
+            begin_soldier_loss=2 if "plague" in v else 0,  # R169
+            zero_soldiers_eliminates="plague" in v,  # R169
+            survival=survival,
+            quick_reveal="quick" in v,  # R164
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seats": self.seats,
+            "variants": list(self.variants),
+            "reaction_seconds": self.reaction_seconds,
+            "first_player": self.first_player,
+            "names": list(self.names),
+            "options": dict(self.options),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Config:
+        return make_config(
+            seats=data.get("seats"),
+            variants=data.get("variants", ["simpleton"]),
+            reaction_seconds=data.get("reaction_seconds", 30.0),
+            first_player=data.get("first_player"),
+            names=data.get("names", ()),
+            options=data.get("options", {}),
+        )
+
+
+def parse_variants(text: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Accept "simpleton", "simpleton+quick" or a list; always include Simpleton (the only mode built)."""
+    parts = [p.strip().lower() for p in (text.replace(",", "+").split("+") if isinstance(text, str) else text)]
+    parts = [p for p in parts if p]
+    unknown = [p for p in parts if p not in VARIANTS]
+    if unknown:
+        raise MalformedCommand(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(VARIANTS)}", rule="R161-R172")
+    if "simpleton" not in parts:
+        raise MalformedCommand(
+            "only Simpleton games are built so far: the Classic game needs estate and leader texts",
+            rule="R162",
+        )
+    if "long" in parts and "survival" in parts:
+        raise MalformedCommand("Long Game and Survival cannot be combined: Survival has no card thresholds", rule="R165")
+    return tuple(v for v in VARIANTS if v in parts)
+
+
+def make_config(
+    *,
+    seats: Any,
+    variants: Any = ("simpleton",),
+    reaction_seconds: Any = 30.0,
+    first_player: Any = None,
+    names: Any = (),
+    options: Any = None,
+) -> Config:
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise MalformedCommand("seats must be a whole number", rule="A44")
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise MalformedCommand(f"a game has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}", rule="A44")
+    if isinstance(reaction_seconds, bool) or not isinstance(reaction_seconds, (int, float)) or reaction_seconds < 0:
+        raise MalformedCommand("reaction_seconds must be a number of seconds, 0 or more", rule="A1")
+    if first_player is not None and (
+        isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < seats
+    ):
+        raise MalformedCommand(f"first_player must be a seat from 0 to {seats - 1}", rule="R18")
+    names = tuple(str(n) for n in (names or ()))
+    if names and len(names) != seats:
+        raise MalformedCommand("give one name per seat, or none", rule="R17")
+    if options is not None and not isinstance(options, dict):
+        raise MalformedCommand("options must be an object", rule=None)
+    for name, value in (options or {}).items():
+        if name not in OPTIONS:
+            raise MalformedCommand(f"unknown option {name!r}; options: {', '.join(OPTIONS)}")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise MalformedCommand(f"option {name} must be a whole number, 0 or more", rule=OPTIONS[name])
+    return Config(
+        seats=seats,
+        variants=parse_variants(variants),
+        reaction_seconds=float(reaction_seconds),
+        first_player=first_player,
+        names=names,
+        options=dict(options or {}),
+    )

@@ -1,0 +1,37 @@
+"""The working context of one ``decide`` call: a private copy of the state, the events emitted so far,
+and the clock reading the service passed with the command (``None`` in pure simulations)."""
+
+from __future__ import annotations
+
+from domain.everaegis.evolve import apply
+from domain.everaegis.state import GameState
+from domain.kernel.events import Event
+from domain.kernel.rng import SeededRng
+
+
+class Ctx:
+    __slots__ = ("events", "now", "state")
+
+    def __init__(self, state: GameState, now: float | None = None):
+        self.state = state
+        self.events: list[Event] = []
+        self.now = now
+
+    def emit(self, event: Event) -> None:
+        """Number the event, apply it to the working state and keep it."""
+        event = event.with_seq(self.state.seq + 1)
+        apply(self.state, event)
+        self.events.append(event)
+
+    def rng(self) -> SeededRng:
+        """The game's random stream at its current position. The event that uses it must record
+        ``[start, end]`` counters so that ``evolve`` advances the position (and a verifier can check)."""
+        return SeededRng(self.state.seed, self.state.rng)
+
+    def new_card_id(self, rng: SeededRng, also_taken: set[str] | None = None) -> str:
+        """A fresh opaque id, unlike any card id in play (so a shuffled card cannot be followed)."""
+        taken = self.state.all_card_ids() | (also_taken or set())
+        while True:
+            cid = "c" + rng.token("card", 8)
+            if cid not in taken:
+                return cid

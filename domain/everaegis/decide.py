@@ -1,0 +1,216 @@
+"""``decide(state, command) -> events``: one pipeline for every command.
+
+1. check the command's shape (``MalformedCommand``); 2. find the prompt it answers and check that it
+is one of that prompt's options (``IllegalCommand`` naming the rule and the legal options);
+3. apply its effect on a private copy of the state; 4. run the automatic flow until the game waits
+again. Every refusal is an exception carrying data; nothing is half-applied.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis import events as ev
+from domain.everaegis.actions import put_back, start_action
+from domain.everaegis.cards import discard_card, reveal
+from domain.everaegis.catalog import ACTIONS
+from domain.everaegis.config import Config
+from domain.everaegis.context import Ctx
+from domain.everaegis.diagnose import diagnose
+from domain.everaegis.evolve import initial_state
+from domain.everaegis.flow import Need, advance, waiting
+from domain.everaegis.prompts import build, gift_prompt
+from domain.everaegis.reactions import close_window, pay, prove, settle
+from domain.everaegis.rig import rigged_setup
+from domain.everaegis.rig import validate as validate_rig
+from domain.everaegis.soldiers import change_soldiers
+from domain.everaegis.state import GameState
+from domain.everaegis.war import reveal_for_war
+from domain.kernel.errors import GameOver, IllegalCommand, MalformedCommand
+from domain.kernel.events import Event
+from domain.kernel.prompts import Prompt
+from domain.kernel.rng import commitment_of
+
+COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "declare": {"action": str},
+    "choose_year": {"year": str},
+    "react": {"window": int, "answer": str},
+    "reveal": {},
+    "discard": {"card": str},
+    "put_back": {"cards": list},
+    "take": {"item": str},
+    "give_soldiers": {"to": int, "amount": int},
+    "close_window": {"window": int},
+}
+SYSTEM_COMMANDS = ("close_window",)
+TYPE_OF_KIND = {
+    "declare": "declare",
+    "choose_year": "choose_year",
+    "setup_reveal": "reveal",
+    "react": "react",
+    "prove": "reveal",
+    "pay": "reveal",
+    "take_brig": "take",
+    "take_sanction": "take",
+    "sanction_discard": "discard",
+    "barracks_discard": "discard",
+    "put_back": "put_back",
+    "war_reveal": "reveal",
+    "treaty_gift": "give_soldiers",
+}
+
+
+def start(config: Config, seed: str, now: float | None = None, rig: dict[str, Any] | None = None) -> list[Event]:
+    """The events that begin a game: ``GameStarted`` (with the seed's commitment) and setup.
+
+    With ``rig`` (see ``rig.py``) the position is the one given, the game is marked rigged and no
+    commitment is published; the seed still drives later shuffles.
+    """
+    normal = validate_rig(rig, config.seats) if rig is not None else None
+    ctx = Ctx(initial_state(config), now)
+    commitment = "" if normal is not None else commitment_of(seed)
+    ctx.emit(ev.GameStarted(config=config.to_dict(), commitment=commitment, seed=seed, rigged=normal is not None))
+    if normal is not None:
+        rigged_setup(ctx, normal)
+    advance(ctx)
+    return ctx.events
+
+
+def normalize(command: Any) -> dict[str, Any]:
+    """Check the shape of a command and put lists in their canonical order."""
+    if not isinstance(command, dict):
+        raise MalformedCommand("a command is a JSON object with a 'type'")
+    ctype = command.get("type")
+    if ctype not in COMMAND_FIELDS:
+        raise MalformedCommand(f"unknown command type {ctype!r}; known: {', '.join(COMMAND_FIELDS)}")
+    if ctype not in SYSTEM_COMMANDS:
+        seat = command.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise MalformedCommand("'seat' must be a seat number")
+    for name, kind in COMMAND_FIELDS[ctype].items():
+        value = command.get(name)
+        if value is None or isinstance(value, bool) or not isinstance(value, kind):
+            raise MalformedCommand(f"{ctype}: '{name}' is required and must be a {getattr(kind, '__name__', kind)}")
+    at = command.get("at")
+    if at is not None and (isinstance(at, bool) or not isinstance(at, (int, float))):
+        raise MalformedCommand("'at' must be a time in seconds")
+    out = dict(command)
+    if ctype == "declare":
+        if out["action"] not in ACTIONS:
+            raise MalformedCommand(f"unknown action {out['action']!r}; actions: {', '.join(ACTIONS)}", rule="R154")
+        sanctions = out.get("sanctions")
+        if isinstance(sanctions, list) and all(isinstance(t, dict) for t in sanctions):
+            out["sanctions"] = sorted(
+                sanctions, key=lambda t: (str(t.get("seat")), ACTIONS.index(t["action"]) if t.get("action") in ACTIONS else 99)
+            )
+        if isinstance(out.get("discard"), list) and all(isinstance(r, str) for r in out["discard"]):
+            out["discard"] = sorted(out["discard"])
+    if ctype == "reveal":
+        if "cards" in out:
+            if not isinstance(out["cards"], list) or not all(isinstance(c, str) for c in out["cards"]):
+                raise MalformedCommand("reveal: 'cards' must be a list of card ids")
+            out["cards"] = sorted(out["cards"])
+        elif not isinstance(out.get("card"), str):
+            raise MalformedCommand("reveal: give 'card' (a card id) or 'cards' (a list of ids)")
+    return out
+
+
+def _without_clock(command: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in command.items() if k != "at"}
+
+
+def open_prompts_for(state: GameState, seat: int, only: str | None = None) -> list[Prompt]:
+    out = [build(state, n, only) for n in waiting(state) if n.seat == seat]
+    gift = gift_prompt(state, seat)
+    if gift is not None:
+        out.append(gift)
+    return out
+
+
+def decide(state: GameState, command: dict[str, Any]) -> list[Event]:
+    """Validate ``command`` against the rules and return the events it causes (numbered from ``state.seq + 1``)."""
+    cmd = normalize(command)
+    if state.status == "finished":
+        raise GameOver("the game is over; nothing more can be played", rule="R9")
+    now = cmd.get("at")
+    if cmd["type"] == "close_window":
+        return _close_window(state, cmd, now)
+    seat = cmd["seat"]
+    if not 0 <= seat < state.seats:
+        raise MalformedCommand(f"there is no seat {seat} in this game")
+    only = cmd["action"] if cmd["type"] == "declare" else None
+    candidates = [p for p in open_prompts_for(state, seat, only) if TYPE_OF_KIND[p.kind] == cmd["type"]]
+    wanted = _without_clock(cmd)
+    for prompt in candidates:
+        for option in prompt.options:
+            if option.command == wanted:
+                ctx = Ctx(state.clone(), now)
+                _apply(ctx, prompt, cmd)
+                advance(ctx)
+                return ctx.events
+    raise diagnose(state, cmd, candidates, open_prompts_for(state, seat))
+
+
+def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
+    s = ctx.state
+    seat = cmd["seat"]
+    kind = prompt.kind
+    if kind == "declare":
+        start_action(ctx, seat, cmd)
+    elif kind == "choose_year":
+        cards = dict(s.years)[cmd["year"]]
+        ctx.emit(ev.YearMadeDeck(year=cmd["year"], chosen_by=seat, size=len(cards)))
+    elif kind == "setup_reveal":
+        reveal(ctx, seat, _card(s, seat, cmd["card"]), full=True, reason="setup")
+    elif kind == "react":
+        ctx.emit(ev.ReactionGiven(window=cmd["window"], seat=seat, answer=cmd["answer"], means=cmd.get("means"), audience=[seat]))
+    elif kind == "prove":
+        prove(ctx, _card(s, seat, cmd["card"]))
+    elif kind == "pay":
+        pay(ctx, _card(s, seat, cmd["card"]))
+    elif kind == "war_reveal":
+        reveal_for_war(ctx, tuple(_card(s, seat, c) for c in cmd["cards"]))
+    elif kind in ("sanction_discard", "barracks_discard"):
+        discard_card(ctx, seat, _card(s, seat, cmd["card"]), "sanction" if kind == "sanction_discard" else "barracks")
+    elif kind == "put_back":
+        put_back(ctx, tuple(_card(s, seat, c) for c in cmd["cards"]))
+    elif kind == "take_brig":
+        ctx.emit(ev.ItemGained(seat=seat, item="BRIG", source=cmd["from"], reason="incorrect call (R58, R105)"))
+        settle(ctx, correct=False)
+    elif kind == "take_sanction":
+        act = s.act
+        assert act is not None
+        target = act.todo[0]
+        ctx.emit(
+            ev.SanctionPlaced(seat=target["seat"], action=target["action"], source=cmd["from"], reason=f"{act.action} (R105)")
+        )
+    elif kind == "treaty_gift":
+        change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)")
+        change_soldiers(ctx, cmd["to"], cmd["amount"], "TREATY gift (R107)")
+    else:  # pragma: no cover
+        raise AssertionError(kind)
+
+
+def _card(s: GameState, seat: int, card_id: str) -> Any:
+    card = s.players[seat].card(card_id)
+    assert card is not None, "options only name the seat's own cards"
+    return card
+
+
+def _close_window(state: GameState, cmd: dict[str, Any], now: float | None) -> list[Event]:
+    """The service closes a window whose deadline has passed (RULINGS: when it closes; A1)."""
+    w = state.window
+    if w is None or w.id != cmd["window"]:
+        raise IllegalCommand(f"window {cmd['window']} is not open", rule="A1")
+    if w.deadline is None:
+        raise IllegalCommand("this window has no deadline: it closes when every asked player has answered", rule="A1")
+    if now is None or now < w.deadline:
+        raise IllegalCommand(f"window {w.id} closes at {w.deadline}, not before", rule="A1")
+    ctx = Ctx(state.clone(), now)
+    close_window(ctx, "deadline")
+    advance(ctx)
+    return ctx.events
+
+
+def who_is_awaited(state: GameState) -> list[Need]:
+    return waiting(state)

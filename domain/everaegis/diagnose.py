@@ -1,0 +1,96 @@
+"""Why a command is refused: the most specific rule that forbids it, and the legal alternatives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis.state import GameState
+from domain.kernel.errors import DomainError, IllegalCommand, NotYourTurn
+from domain.kernel.prompts import Prompt
+
+MAX_LISTED = 200
+
+
+def _legal(prompts: list[Prompt]) -> list[dict[str, Any]]:
+    return [o.command for p in prompts for o in p.options][:MAX_LISTED]
+
+
+def diagnose(s: GameState, cmd: dict[str, Any], same_kind: list[Prompt], all_open: list[Prompt]) -> DomainError:
+    seat = cmd["seat"]
+    legal = _legal(all_open)
+    if not all_open or (all(p.free for p in all_open) and cmd["type"] != "give_soldiers"):
+        return NotYourTurn(_nobody_waits_for(s, seat), rule="R24", legal=legal)
+    if not same_kind:
+        kinds = ", ".join(sorted({p.kind for p in all_open}))
+        return IllegalCommand(
+            f"a '{cmd['type']}' command answers nothing you are asked now (you are asked: {kinds})", rule="R24", legal=legal
+        )
+    rule, why = _declaration_reason(s, cmd) if cmd["type"] == "declare" else (None, None)
+    if why is None:
+        rule, why = _REASONS.get(same_kind[0].kind, ("R38", "that is not one of the options of this prompt"))
+    return IllegalCommand(why, rule=rule, legal=legal)
+
+
+def _nobody_waits_for(s: GameState, seat: int) -> str:
+    if s.players[seat].eliminated:
+        return "you are eliminated: an eliminated player takes no part (R123)"
+    return "nothing is asked of you now; see your view's prompts"
+
+
+_REASONS = {
+    "choose_year": ("R34", "choose one of the remaining years"),
+    "setup_reveal": ("R164", "reveal one of your own unrevealed cards"),
+    "react": (
+        "R56",
+        "that reaction is not open to you in this window (a call needs no BRIG and no TREATY with the claimant;"
+        " a guard needs to be affected by the action, and the WALL to guard with it)",
+    ),
+    "prove": ("R57", "reveal one of your own unrevealed cards"),
+    "pay": ("R58", "fully reveal one of your own unrevealed cards"),
+    "take_brig": ("R105", "take the BRIG from a player who holds one"),
+    "take_sanction": ("R105", "take a SANCTION from another player's mat"),
+    "sanction_discard": ("R110", "discard one of your own unrevealed cards"),
+    "barracks_discard": ("R48", "discard one of your own unrevealed cards"),
+    "put_back": ("A21", "put 2 different unrevealed cards of yours on the deck, top first"),
+    "war_reveal": ("R83", "reveal 2 different unrevealed cards of yours"),
+    "treaty_gift": ("R107", "give between 1 and all of your soldiers to your TREATY partner"),
+}
+
+
+def _declaration_reason(s: GameState, cmd: dict[str, Any]) -> tuple[str | None, str | None]:
+    seat = cmd["seat"]
+    me = s.players[seat]
+    action = cmd["action"]
+    partner = s.partner(seat)
+    if action in me.sanctions:
+        return "R109", f"your {action.title()} is SANCTIONED: declare it with no plan; it discards an unrevealed card"
+    if action == "war":
+        target = cmd.get("target")
+        if me.soldiers < 1:
+            return "R77", "you need at least 1 soldier to declare war"
+        if not isinstance(target, int) or not 0 <= target < s.seats or target == seat:
+            return "R45", "War needs a 'target': another player"
+        if s.players[target].eliminated:
+            return "R139", "that player is eliminated"
+        if target == partner:
+            return "R107", "TREATY partners cannot go to war with each other"
+    if action == "temple":
+        card = cmd.get("card")
+        owner = s.owner_of(card) if isinstance(card, str) else None
+        if owner is None:
+            return "R46", "Temple needs a 'card': the id of a revealed card in play, and a 'recipient'"
+        c = s.players[owner].card(card)
+        if c is not None and not c.revealed:
+            return "R46", "Temple gives a revealed card; that card is unrevealed"
+        if owner == partner or cmd.get("recipient") == partner:
+            return "R107", "you cannot affect your TREATY partner"
+    if action == "library" and "sanctions" in cmd:
+        for t in cmd["sanctions"] if isinstance(cmd["sanctions"], list) else []:
+            if isinstance(t, dict) and isinstance(t.get("seat"), int) and 0 <= t["seat"] < s.seats:
+                if t.get("action") in s.players[t["seat"]].sanctions:
+                    return "A19", "that action is already SANCTIONED (one per action, R110)"
+                if t["seat"] == partner:
+                    return "R107", "you cannot affect your TREATY partner"
+    if action == "mason" and "give_wall" in cmd and cmd["give_wall"] == s.wall:
+        return "R106", "that player already holds the WALL"
+    return "R38", f"that is not a legal plan for {action.title()}; see the legal options"

@@ -1,0 +1,439 @@
+"""Every Ever Aegis domain event, one class each.
+
+Field conventions: ``seat`` is the player the event is about; ``card`` is an opaque per-game card id;
+``name`` is a card's identity, shown only to the seats listed in ``knowers`` (``PRIVATE``); fields in
+``SECRET`` (the seed, deck orders, fresh card ids) are shown to nobody until the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.kernel.events import Event
+
+# ----- setup -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameStarted(Event):
+    ruleset: str = "ever-aegis"
+    config: dict[str, Any] = field(default_factory=dict)
+    commitment: str = ""
+    seed: str = ""
+    rigged: bool = False  # a rigged position (teaching, dispute reproduction) has no seed commitment
+    SECRET = ("seed",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class YearsFormed(Event):
+    """The years are made (R14, R162); their counts per building are public (A53), their order is not."""
+
+    years: list[dict[str, Any]] = field(default_factory=list)  # [{year, size, composition}]
+    cards: list[list[dict[str, str]]] = field(default_factory=list)  # per year, top first
+    rng: list[int] = field(default_factory=list)
+    SECRET = ("cards",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeckFormed(Event):
+    """Two years shuffled together make the deck (R16)."""
+
+    years: list[str] = field(default_factory=list)
+    size: int = 0
+    cards: list[dict[str, str]] = field(default_factory=list)
+    rng: list[int] = field(default_factory=list)
+    SECRET = ("cards",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FirstPlayerChosen(Event):
+    seat: int = 0
+    method: str = "random"
+    rng: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetupDealt(Event):
+    """Starting cards are to be drawn (Quick: 3 each, Survival: up to 6 each; R164, R166)."""
+
+    cards_each: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetupRevealsBegan(Event):
+    """Quick Game: in turn order each player must reveal 1 of their cards (R164)."""
+
+    order: list[int] = field(default_factory=list)
+
+
+# ----- turns and phases -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnBegan(Event):
+    seat: int = 0
+    turn: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnSkipped(Event):
+    seat: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhaseBegan(Event):
+    seat: int = 0
+    phase: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnEnded(Event):
+    seat: int = 0
+    turn: int = 0
+
+
+# ----- cards -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class YearMadeDeck(Event):
+    """Empty Deck Rule: the current player makes a year into the deck (R34)."""
+
+    year: str = ""
+    chosen_by: int = 0
+    size: int = 0
+    forced: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardDrawn(Event):
+    seat: int = 0
+    card: str = ""
+    name: str = ""
+    knowers: list[int] = field(default_factory=list)
+    reason: str = ""
+    deck_left: int = 0
+    PRIVATE = {"name": "knowers"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardDealt(Event):
+    """Rigged setup: a card placed in a player's possession as the rig says."""
+
+    seat: int = 0
+    card: str = ""
+    name: str = ""
+    revealed: bool = False
+    knowers: Any = field(default_factory=list)
+    PRIVATE = {"name": "knowers"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardNotGained(Event):
+    """Nothing is left anywhere to gain a card from (A29)."""
+
+    seat: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardRevealed(Event):
+    seat: int = 0
+    card: str = ""
+    name: str = ""
+    full: bool = True  # R63: a proof shown and unrevealed at once is not a full reveal
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardUnrevealed(Event):
+    seat: int = 0
+    card: str = ""
+    name: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardDiscarded(Event):
+    """A discarded card is shuffled into the deck at a random position, unseen, with a new id (R96)."""
+
+    seat: int = 0
+    card: str = ""
+    name: str = ""
+    knowers: list[int] = field(default_factory=list)
+    was_revealed: bool = False
+    reason: str = ""
+    new_card: str = ""
+    position: int = 0
+    deck_size: int = 0
+    rng: list[int] = field(default_factory=list)
+    PRIVATE = {"name": "knowers"}
+    SECRET = ("new_card", "position", "rng")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardMoved(Event):
+    """Temple: a revealed card changes possessor (R46)."""
+
+    card: str = ""
+    name: str = ""
+    from_seat: int = 0
+    to_seat: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardPutOnDeck(Event):
+    """Simpleton Laboratory: an unrevealed card goes on top of the deck (R52, A21)."""
+
+    seat: int = 0
+    card: str = ""
+    name: str = ""
+    knowers: list[int] = field(default_factory=list)
+    PRIVATE = {"name": "knowers"}
+
+
+# ----- soldiers and items -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class SoldiersChanged(Event):
+    seat: int = 0
+    delta: int = 0
+    total: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItemGained(Event):
+    """``source`` is "reserve" or the seat the item was taken from (R105, R106)."""
+
+    seat: int = 0
+    item: str = ""
+    source: Any = "reserve"
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItemNotGained(Event):
+    seat: int = 0
+    item: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItemDiscarded(Event):
+    seat: int = 0
+    item: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SanctionPlaced(Event):
+    """``source`` is "reserve" or {"seat", "action"} of the SANCTION taken by overflow (R105)."""
+
+    seat: int = 0
+    action: str = ""
+    source: Any = "reserve"
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SanctionNotPlaced(Event):
+    seat: int = 0
+    action: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SanctionRemoved(Event):
+    seat: int = 0
+    action: str = ""
+    reason: str = ""
+
+
+# ----- actions, claims, calls, guards -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionDeclared(Event):
+    """The declarer names an action with its whole plan: the coherent declaration (R38)."""
+
+    seat: int = 0
+    action: str = ""
+    plan: dict[str, Any] = field(default_factory=dict)
+    claim: str | None = None
+    sanctioned: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReactionWindowOpened(Event):
+    window: int = 0
+    claimant: int = 0
+    claim: str = ""
+    about: str = "action"
+    asked: list[int] = field(default_factory=list)
+    deadline: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReactionGiven(Event):
+    """One answer in a window. What was answered stays private to the answering seat until the window closes."""
+
+    window: int = 0
+    seat: int = 0
+    answer: str = ""
+    means: str | None = None
+    audience: list[int] = field(default_factory=list)
+    PRIVATE = {"answer": "audience", "means": "audience"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReactionWindowClosed(Event):
+    window: int = 0
+    answers: dict[str, dict[str, Any]] = field(default_factory=dict)  # seat (as text) -> answer
+    timed_out: list[int] = field(default_factory=list)  # seats that had not given permission
+    by: str = "answers"  # answers or deadline
+
+
+@dataclass(frozen=True, kw_only=True)
+class GuardDeclared(Event):
+    seat: int = 0
+    means: str = ""  # card or wall
+    action: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BluffCalled(Event):
+    window: int = 0
+    caller: int = 0
+    claimant: int = 0
+    claim: str = ""
+    about: str = "action"
+    void_calls: list[int] = field(default_factory=list)  # later callers, ignored (R60, A13)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimProven(Event):
+    seat: int = 0
+    claim: str = ""
+    card: str = ""
+    caller: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class BluffExposed(Event):
+    seat: int = 0
+    claim: str = ""
+    card: str | None = None  # None: no unrevealed card to show (A11)
+    name: str | None = None
+    caller: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallSettled(Event):
+    """The end of a call: ``correct`` says whether the caller was right (R58, R59)."""
+
+    caller: int = 0
+    claimant: int = 0
+    claim: str = ""
+    about: str = "action"
+    correct: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class GuardHeld(Event):
+    seat: int = 0
+    means: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionThwarted(Event):
+    seat: int = 0
+    action: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionResolving(Event):
+    """Nothing stops the action any more: it executes now (R40)."""
+
+    seat: int = 0
+    action: str = ""
+    guarded_by: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionCompleted(Event):
+    seat: int = 0
+    action: str = ""
+    outcome: str = ""
+
+
+# ----- war -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarDesignated(Event):
+    attacker: int = 0
+    defender: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarBattle(Event):
+    attacker: int = 0
+    defender: int = 0
+    attacker_strength: int = 0
+    defender_strength: int = 0
+    wall_bonus: int = 0
+    winner: int = 0
+    loser: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarThwarted(Event):
+    attacker: int = 0
+    defender: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarResolution(Event):
+    loser: int = 0
+    reveals_due: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarCasualties(Event):
+    attacker: int = 0
+    defender: int = 0
+    attacker_loss: int = 0
+    defender_loss: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarEnded(Event):
+    attacker: int = 0
+    defender: int = 0
+    winner: int | None = None
+
+
+# ----- elimination and the end -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerEliminated(Event):
+    seat: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEnded(Event):
+    """The game is over; the seed is published so that every shuffle can be checked."""
+
+    result: str = "win"  # win or draw
+    winners: list[int] = field(default_factory=list)
+    reason: str = ""
+    seed: str = ""

@@ -1,0 +1,516 @@
+"""``evolve(state, event) -> state``: apply one event. Nothing here decides anything.
+
+``apply`` mutates a state that the caller owns (a clone); ``evolve`` clones first, so states handed
+out are never changed; ``fold`` builds a state from a whole log with a single working copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from domain.everaegis import events as ev
+from domain.everaegis.catalog import CATALOG
+from domain.everaegis.config import Config
+from domain.everaegis.state import Act, Card, Challenge, GameState, Guard, Player, War, Window
+from domain.kernel.events import Event
+
+_APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {}
+
+
+def _on(cls: type[Event]) -> Callable[[Callable[[GameState, Any], None]], Callable[[GameState, Any], None]]:
+    def register(fn: Callable[[GameState, Any], None]) -> Callable[[GameState, Any], None]:
+        _APPLY[cls] = fn
+        return fn
+
+    return register
+
+
+def initial_state(config: Config) -> GameState:
+    return GameState(config=config)
+
+
+# Events after which the table is no longer "quiet" for the stalemate ruling (see docs/rulings.md).
+_PROGRESS = (
+    ev.CardDrawn,
+    ev.CardDealt,
+    ev.CardRevealed,
+    ev.CardUnrevealed,
+    ev.CardDiscarded,
+    ev.CardMoved,
+    ev.CardPutOnDeck,
+    ev.PlayerEliminated,
+)
+
+
+def apply(state: GameState, event: Event) -> None:
+    """Apply ``event`` to ``state`` in place. Only for a state the caller owns."""
+    handler = _APPLY.get(type(event))
+    if handler is None:
+        raise TypeError(f"no evolve rule for {event.TYPE}")
+    handler(state, event)
+    if isinstance(event, _PROGRESS):
+        state.quiet_turns = 0
+    state.seq = event.seq
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    new = state.clone()
+    apply(new, event)
+    return new
+
+
+def fold(config: Config, events: Iterable[Event]) -> GameState:
+    state = initial_state(config)
+    for e in events:
+        apply(state, e)
+    return state
+
+
+def _cards(raw: list[dict[str, str]]) -> list[Card]:
+    return [Card(c["id"], c["name"]) for c in raw]
+
+
+def _take_card(state: GameState, seat: int, card_id: str) -> Card:
+    player = state.players[seat]
+    for i, c in enumerate(player.cards):
+        if c.id == card_id:
+            return player.cards.pop(i)
+    raise ValueError(f"seat {seat} has no card {card_id}")
+
+
+def _replace_card(state: GameState, seat: int, card: Card) -> None:
+    cards = state.players[seat].cards
+    for i, c in enumerate(cards):
+        if c.id == card.id:
+            cards[i] = card
+            return
+    raise ValueError(f"seat {seat} has no card {card.id}")
+
+
+# ----- setup -----
+
+
+@_on(ev.GameStarted)
+def _started(s: GameState, e: ev.GameStarted) -> None:
+    s.config = Config.from_dict(e.config)
+    s.seed = e.seed
+    s.commitment = e.commitment
+    s.rigged = e.rigged
+    names = s.config.names or tuple(f"Seat {i}" for i in range(s.config.seats))
+    s.players = [Player(i, names[i]) for i in range(s.config.seats)]
+    s.sanction_supply = CATALOG.item_count["SANCTION"]
+    s.brig_supply = CATALOG.item_count["BRIG"]
+    s.status = "setup"
+    s.stage = "setup"
+
+
+@_on(ev.YearsFormed)
+def _years(s: GameState, e: ev.YearsFormed) -> None:
+    s.years = [(y["year"], _cards(cards)) for y, cards in zip(e.years, e.cards, strict=True)]
+    s.rng = e.rng[1]
+
+
+@_on(ev.DeckFormed)
+def _deck(s: GameState, e: ev.DeckFormed) -> None:
+    s.years = [(label, cards) for label, cards in s.years if label not in e.years]
+    s.deck = _cards(e.cards)
+    s.rng = e.rng[1]
+
+
+@_on(ev.FirstPlayerChosen)
+def _first(s: GameState, e: ev.FirstPlayerChosen) -> None:
+    s.first_player = e.seat
+    if e.rng:
+        s.rng = e.rng[1]
+
+
+@_on(ev.SetupDealt)
+def _dealt(s: GameState, e: ev.SetupDealt) -> None:
+    order = s.turn_order_from(s.first_player or 0)
+    for _ in range(e.cards_each):
+        s.draw_queue.extend((seat, "setup") for seat in order)
+    s.stage = "deal"
+
+
+@_on(ev.SetupRevealsBegan)
+def _setup_reveals(s: GameState, e: ev.SetupRevealsBegan) -> None:
+    s.reveal_queue = list(e.order)
+    s.stage = "quick_reveal"
+
+
+# ----- turns -----
+
+
+@_on(ev.TurnBegan)
+def _turn(s: GameState, e: ev.TurnBegan) -> None:
+    s.status = "active"
+    s.stage = "turn"
+    s.current = e.seat
+    s.turn = e.turn
+    s.phase = None
+    s.action_done = False
+    s.act = None
+
+
+@_on(ev.TurnSkipped)
+def _skipped(s: GameState, e: ev.TurnSkipped) -> None:
+    s.phase = "over"
+    s.quiet_turns += 1
+
+
+@_on(ev.PhaseBegan)
+def _phase(s: GameState, e: ev.PhaseBegan) -> None:
+    s.phase = e.phase
+    if e.phase == "draw" and not s.config.thresholds.survival:
+        s.draw_queue.append((e.seat, "draw phase"))  # R27; Survival skips it (R166)
+
+
+@_on(ev.TurnEnded)
+def _turn_ended(s: GameState, e: ev.TurnEnded) -> None:
+    s.phase = "over"
+    s.quiet_turns += 1
+
+
+# ----- cards -----
+
+
+@_on(ev.YearMadeDeck)
+def _year_deck(s: GameState, e: ev.YearMadeDeck) -> None:
+    for i, (label, cards) in enumerate(s.years):
+        if label == e.year:
+            s.deck = cards
+            del s.years[i]
+            return
+    raise ValueError(f"no year {e.year}")
+
+
+@_on(ev.CardDrawn)
+def _drawn(s: GameState, e: ev.CardDrawn) -> None:
+    card = s.deck.pop(0)
+    assert card.id == e.card
+    s.players[e.seat].cards.append(card)
+    if s.draw_queue:
+        s.draw_queue.pop(0)
+
+
+@_on(ev.CardDealt)
+def _dealt_card(s: GameState, e: ev.CardDealt) -> None:
+    for i, (_label, cards) in enumerate(s.years):
+        for j, c in enumerate(cards):
+            if c.id == e.card:
+                del cards[j]
+                if not cards:
+                    del s.years[i]
+                s.players[e.seat].cards.append(c.flip(e.revealed))
+                return
+    raise ValueError(f"card {e.card} is not in the rig's stock")
+
+
+@_on(ev.CardNotGained)
+def _not_gained(s: GameState, e: ev.CardNotGained) -> None:
+    if s.draw_queue:
+        s.draw_queue.pop(0)
+
+
+@_on(ev.CardRevealed)
+def _revealed(s: GameState, e: ev.CardRevealed) -> None:
+    card = s.players[e.seat].card(e.card)
+    assert card is not None
+    _replace_card(s, e.seat, card.flip(True))
+    if e.reason == "setup" and s.reveal_queue and s.reveal_queue[0] == e.seat:
+        s.reveal_queue.pop(0)
+    war = s.act.war if s.act is not None else None
+    if e.reason == "war" and war is not None and war.stage == "reveal":
+        war.due -= 1
+        if war.due <= 0:
+            war.stage = "casualties"
+
+
+@_on(ev.CardUnrevealed)
+def _unrevealed(s: GameState, e: ev.CardUnrevealed) -> None:
+    card = s.players[e.seat].card(e.card)
+    assert card is not None
+    # Everyone saw it: its identity stays public while it is face down (R58).
+    from dataclasses import replace
+
+    _replace_card(s, e.seat, replace(card, revealed=False, public=True))
+
+
+@_on(ev.CardDiscarded)
+def _discarded(s: GameState, e: ev.CardDiscarded) -> None:
+    card = _take_card(s, e.seat, e.card)
+    s.deck.insert(e.position, Card(e.new_card, card.name))
+    s.rng = e.rng[1]
+    act = s.act
+    if act is not None and e.reason == "barracks" and act.queue and act.queue[0] == e.seat:
+        act.queue.pop(0)
+    elif act is not None and e.reason == "sanction":
+        act.stage = "sanction paid"
+
+
+@_on(ev.CardMoved)
+def _moved(s: GameState, e: ev.CardMoved) -> None:
+    card = _take_card(s, e.from_seat, e.card)
+    s.players[e.to_seat].cards.append(card)
+    if s.act is not None:
+        s.act.step += 1
+
+
+@_on(ev.CardPutOnDeck)
+def _put_on_deck(s: GameState, e: ev.CardPutOnDeck) -> None:
+    from dataclasses import replace
+
+    card = _take_card(s, e.seat, e.card)
+    known = set(card.known) | {e.seat}
+    s.deck.insert(0, replace(card, known=frozenset(known)))
+
+
+# ----- soldiers and items -----
+
+
+@_on(ev.SoldiersChanged)
+def _soldiers(s: GameState, e: ev.SoldiersChanged) -> None:
+    s.players[e.seat].soldiers = e.total
+
+
+def _item_holder_set(s: GameState, item: str, seat: int | None) -> None:
+    if item == "WALL":
+        s.wall = seat
+    elif item == "TREATY":
+        s.treaty = seat
+    elif item == "INK QUILL":
+        s.quill = seat
+
+
+@_on(ev.ItemGained)
+def _item_gained(s: GameState, e: ev.ItemGained) -> None:
+    if e.item == "BRIG":
+        if e.source == "reserve":
+            s.brig_supply -= 1
+        else:
+            s.players[e.source].brigs -= 1
+        s.players[e.seat].brigs += 1
+    else:
+        _item_holder_set(s, e.item, e.seat)
+
+
+@_on(ev.ItemNotGained)
+def _item_not_gained(s: GameState, e: ev.ItemNotGained) -> None:
+    pass
+
+
+@_on(ev.ItemDiscarded)
+def _item_discarded(s: GameState, e: ev.ItemDiscarded) -> None:
+    if e.item == "BRIG":
+        s.players[e.seat].brigs -= 1
+        s.brig_supply += 1
+    else:
+        _item_holder_set(s, e.item, None)
+
+
+@_on(ev.SanctionPlaced)
+def _sanction_placed(s: GameState, e: ev.SanctionPlaced) -> None:
+    if e.source == "reserve":
+        s.sanction_supply -= 1
+    else:
+        s.players[e.source["seat"]].sanctions.remove(e.source["action"])
+    s.players[e.seat].sanctions.append(e.action)
+    if s.act is not None and s.act.todo and s.act.todo[0] == {"seat": e.seat, "action": e.action}:
+        s.act.todo.pop(0)
+
+
+@_on(ev.SanctionNotPlaced)
+def _sanction_not_placed(s: GameState, e: ev.SanctionNotPlaced) -> None:
+    if s.act is not None and s.act.todo and s.act.todo[0] == {"seat": e.seat, "action": e.action}:
+        s.act.todo.pop(0)
+
+
+@_on(ev.SanctionRemoved)
+def _sanction_removed(s: GameState, e: ev.SanctionRemoved) -> None:
+    s.players[e.seat].sanctions.remove(e.action)
+    s.sanction_supply += 1
+
+
+# ----- actions, windows, calls, guards -----
+
+
+@_on(ev.ActionDeclared)
+def _declared(s: GameState, e: ev.ActionDeclared) -> None:
+    s.act = Act(declarer=e.seat, action=e.action, plan=e.plan, claim=e.claim, sanctioned=e.sanctioned)
+
+
+@_on(ev.ReactionWindowOpened)
+def _window_opened(s: GameState, e: ev.ReactionWindowOpened) -> None:
+    s.window = Window(e.window, e.claimant, e.claim, e.about, list(e.asked), {}, e.deadline)
+    s.windows_opened = e.window
+    if s.act is not None:
+        if e.about == "action":
+            s.act.stage = "window"
+        else:
+            guard = s.act.guard_of(e.claimant)
+            assert guard is not None
+            guard.status = "window"
+
+
+@_on(ev.ReactionGiven)
+def _reaction(s: GameState, e: ev.ReactionGiven) -> None:
+    assert s.window is not None
+    s.window.answers[e.seat] = {"answer": e.answer, "means": e.means}
+
+
+@_on(ev.ReactionWindowClosed)
+def _window_closed(s: GameState, e: ev.ReactionWindowClosed) -> None:
+    assert s.window is not None and s.act is not None
+    if s.window.about == "action":
+        s.act.stage = "guards"
+    else:
+        guard = s.act.guard_of(s.window.claimant)
+        assert guard is not None
+        guard.status = "closed"
+    s.window = None
+
+
+@_on(ev.GuardDeclared)
+def _guard_declared(s: GameState, e: ev.GuardDeclared) -> None:
+    assert s.act is not None
+    s.act.guards.append(Guard(e.seat, e.means))
+    order = s.in_turn_order([g.seat for g in s.act.guards])
+    s.act.guards.sort(key=lambda g: order.index(g.seat))  # R60, RULINGS: guards resolve in turn order
+
+
+@_on(ev.BluffCalled)
+def _called(s: GameState, e: ev.BluffCalled) -> None:
+    s.challenge = Challenge(caller=e.caller, claimant=e.claimant, claim=e.claim, about=e.about)
+
+
+@_on(ev.ClaimProven)
+def _proven(s: GameState, e: ev.ClaimProven) -> None:
+    assert s.challenge is not None
+    s.challenge.stage = "penalty"
+
+
+@_on(ev.BluffExposed)
+def _exposed(s: GameState, e: ev.BluffExposed) -> None:
+    assert s.challenge is not None
+    s.challenge.stage = "exposed"
+
+
+@_on(ev.CallSettled)
+def _settled(s: GameState, e: ev.CallSettled) -> None:
+    s.challenge = None
+    if s.act is not None and e.about == "guard":
+        guard = s.act.guard_of(e.claimant)
+        assert guard is not None
+        guard.status = "thwarted" if e.correct else "stands"
+
+
+@_on(ev.GuardHeld)
+def _guard_held(s: GameState, e: ev.GuardHeld) -> None:
+    assert s.act is not None
+    guard = s.act.guard_of(e.seat)
+    assert guard is not None
+    guard.status = "stands"
+
+
+@_on(ev.ActionThwarted)
+def _action_thwarted(s: GameState, e: ev.ActionThwarted) -> None:
+    s.act = None
+    s.challenge = None
+    s.action_done = True  # R73: the Action Phase is over
+
+
+@_on(ev.ActionResolving)
+def _resolving(s: GameState, e: ev.ActionResolving) -> None:
+    act = s.act
+    assert act is not None
+    act.stage = "execute"
+    s.challenge = None
+    if act.action == "barracks":
+        act.queue = [
+            seat
+            for seat in s.in_turn_order(s.remaining())
+            if seat != act.declarer
+            and not act.guarded(seat)
+            and s.partner(act.declarer) != seat
+            and s.players[seat].unrevealed  # nothing to discard: not affected
+        ]
+    elif act.action == "laboratory":
+        s.draw_queue.extend([(act.declarer, "laboratory"), (act.declarer, "laboratory")])
+    elif act.action == "library" and "sanctions" in act.plan:
+        act.todo = [t for t in act.plan["sanctions"] if not act.guarded(t["seat"])]
+    elif act.action == "war":
+        act.war = War(attacker=act.declarer, defender=act.plan["target"])
+    elif act.action == "temple":
+        owner = s.owner_of(act.plan["card"])
+        recipient = act.plan["recipient"]
+        if owner is not None and not act.guarded(owner) and not act.guarded(recipient):
+            card = s.players[owner].card(act.plan["card"])
+            assert card is not None
+            act.todo = [{"seat": recipient, "action": card.name.lower()}]
+
+
+@_on(ev.ActionCompleted)
+def _completed(s: GameState, e: ev.ActionCompleted) -> None:
+    s.act = None
+    s.action_done = True
+
+
+# ----- war -----
+
+
+@_on(ev.WarDesignated)
+def _war_designated(s: GameState, e: ev.WarDesignated) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.stage = "battle"
+
+
+@_on(ev.WarBattle)
+def _war_battle(s: GameState, e: ev.WarBattle) -> None:
+    assert s.act is not None and s.act.war is not None
+    war = s.act.war
+    war.winner, war.loser = e.winner, e.loser
+    war.stage = "resolution"
+
+
+@_on(ev.WarThwarted)
+def _war_thwarted(s: GameState, e: ev.WarThwarted) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.stage = "over"
+
+
+@_on(ev.WarResolution)
+def _war_resolution(s: GameState, e: ev.WarResolution) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.due = e.reveals_due
+    s.act.war.stage = "reveal" if e.reveals_due else "casualties"
+
+
+@_on(ev.WarCasualties)
+def _war_casualties(s: GameState, e: ev.WarCasualties) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.stage = "over"
+
+
+@_on(ev.WarEnded)
+def _war_ended(s: GameState, e: ev.WarEnded) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.stage = "ended"
+
+
+# ----- the end -----
+
+
+@_on(ev.PlayerEliminated)
+def _eliminated(s: GameState, e: ev.PlayerEliminated) -> None:
+    s.players[e.seat].eliminated = True
+
+
+@_on(ev.GameEnded)
+def _ended(s: GameState, e: ev.GameEnded) -> None:
+    s.status = "finished"
+    s.result = e.result
+    s.winners = list(e.winners)
+    s.end_reason = e.reason
+    s.window = None
+    s.challenge = None

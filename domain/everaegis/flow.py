@@ -1,0 +1,160 @@
+"""The automatic part of the game: everything that happens without a player's decision.
+
+``advance`` runs after every command (and after setup): it emits events until the game waits for
+players or ends. ``waiting`` says who must decide what; ``prompts`` turns that into options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.everaegis import events as ev
+from domain.everaegis.actions import execute_step, put_back_choices, sanction_choices, sanction_step
+from domain.everaegis.cards import chooser, draw_step, reveal
+from domain.everaegis.context import Ctx
+from domain.everaegis.items import brig_sources, sanction_sources
+from domain.everaegis.reactions import (
+    asked_for_action,
+    asked_for_guard,
+    challenge_step,
+    close_window,
+    open_window,
+    penalty_choices,
+    proof_choices,
+)
+from domain.everaegis.setup import after_deal_step, setup_step
+from domain.everaegis.state import GameState
+from domain.everaegis.turns import phase_step
+from domain.everaegis.war import reveal_choices
+
+MAX_AUTO_STEPS = 100_000
+
+
+@dataclass(frozen=True)
+class Need:
+    """A decision the game waits for: ``kind`` names the prompt (see ``prompts.build``)."""
+
+    seat: int
+    kind: str
+
+
+def advance(ctx: Ctx) -> None:
+    for _ in range(MAX_AUTO_STEPS):
+        if not step(ctx):
+            return
+    raise AssertionError("the game did not settle")  # pragma: no cover
+
+
+def step(ctx: Ctx) -> bool:
+    """Emit the next automatic event(s). False when nothing can happen without a decision."""
+    s = ctx.state
+    if s.status == "finished":
+        return False
+    if s.draw_queue:
+        return draw_step(ctx)
+    if s.stage == "setup":
+        setup_step(ctx)
+        return True
+    if s.stage == "deal":
+        after_deal_step(ctx)
+        return True
+    if s.stage == "quick_reveal":
+        if s.reveal_queue:
+            cards = s.players[s.reveal_queue[0]].unrevealed
+            if len(cards) == 1:
+                reveal(ctx, s.reveal_queue[0], cards[0], full=True, reason="setup")
+                return True
+            return False
+        ctx.emit(ev.TurnBegan(seat=s.first_player or 0, turn=1))
+        return True
+    if s.phase == "action" and not s.action_done:
+        return s.act is not None and action_step(ctx)
+    phase_step(ctx)
+    return True
+
+
+def action_step(ctx: Ctx) -> bool:
+    s = ctx.state
+    act = s.act
+    assert act is not None
+    if act.sanctioned:
+        return sanction_step(ctx)
+    if s.challenge is not None:
+        return challenge_step(ctx)
+    if act.stage == "declared":
+        asked = asked_for_action(s, act)
+        if asked:
+            assert act.claim is not None
+            open_window(ctx, act.declarer, act.claim, "action", asked)
+        else:
+            ctx.emit(ev.ActionResolving(seat=act.declarer, action=act.action))
+        return True
+    if s.window is not None:
+        if s.window.waiting_for:
+            return False
+        close_window(ctx, "answers")
+        return True
+    if act.stage == "guards":
+        for g in act.guards:
+            if g.status == "claimed" and g.means == "card":
+                asked = asked_for_guard(s, g.seat)
+                if asked:
+                    assert act.claim is not None
+                    open_window(ctx, g.seat, act.claim, "guard", asked)
+                    return True
+            if g.status in ("claimed", "closed"):
+                # R68: a WALL guard is no claim; a card guard nobody called stands
+                ctx.emit(ev.GuardHeld(seat=g.seat, means=g.means))
+                return True
+        guarded = [g.seat for g in act.guards if g.status == "stands"]
+        ctx.emit(ev.ActionResolving(seat=act.declarer, action=act.action, guarded_by=guarded))
+        return True
+    if act.stage == "execute":
+        return execute_step(ctx)
+    raise AssertionError(f"action stage {act.stage}")  # pragma: no cover
+
+
+def waiting(s: GameState) -> list[Need]:
+    """Who must decide what, in a settled state (one where ``step`` emits nothing)."""
+    if s.status == "finished":
+        return []
+    if s.draw_queue:
+        return [Need(chooser_of(s), "choose_year")]
+    if s.stage == "quick_reveal":
+        return [Need(s.reveal_queue[0], "setup_reveal")] if s.reveal_queue else []
+    if s.stage != "turn" or s.phase != "action" or s.action_done:
+        return []
+    act = s.act
+    assert s.current is not None
+    if act is None:
+        return [Need(s.current, "declare")]
+    if act.sanctioned:
+        return [Need(act.declarer, "sanction_discard")] if len(sanction_choices(s)) > 1 else []
+    ch = s.challenge
+    if ch is not None:
+        if ch.stage == "proof":
+            return [Need(ch.claimant, "prove")] if len(proof_choices(s)) > 1 else []
+        if ch.stage == "penalty":
+            if len(penalty_choices(s)) > 1:
+                return [Need(ch.caller, "pay")]
+            if not penalty_choices(s) and s.brig_supply == 0 and len(brig_sources(s, ch.caller)) > 1:
+                return [Need(ch.caller, "take_brig")]
+        return []
+    if s.window is not None:
+        return [Need(seat, "react") for seat in s.window.waiting_for]
+    if act.stage != "execute":
+        return []
+    if act.action == "barracks" and act.queue:
+        return [Need(act.queue[0], "barracks_discard")]
+    if act.action == "laboratory" and len(put_back_choices(s)) > 1:
+        return [Need(act.declarer, "put_back")]
+    if act.action == "war" and act.war is not None and act.war.stage == "reveal" and len(reveal_choices(s)) > 1:
+        assert act.war.loser is not None
+        return [Need(act.war.loser, "war_reveal")]
+    if act.todo and s.sanction_supply == 0 and len(sanction_sources(s, act.todo[0])) > 1:
+        return [Need(act.declarer, "take_sanction")]
+    return []
+
+
+def chooser_of(s: GameState) -> int:
+    return chooser(Ctx(s))

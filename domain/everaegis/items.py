@@ -1,0 +1,140 @@
+"""Items in a Simpleton game: the WALL, SANCTIONS, the TREATY with its INK QUILL, and BRIGS.
+
+Rules: R105-R113 (overflow, give/take, SANCTION, TREATY, INK QUILL), A24, A37, A40, A41.
+Item references in commands: "WALL", "TREATY", "BRIG@<seat>", "SANCTION@<seat>:<action>".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis import events as ev
+from domain.everaegis.context import Ctx
+from domain.everaegis.state import GameState
+
+
+def items_in_play(s: GameState) -> list[tuple[str, int]]:
+    """Every item some remaining or eliminated player holds, as (reference, holder)."""
+    out: list[tuple[str, int]] = []
+    if s.wall is not None:
+        out.append(("WALL", s.wall))
+    if s.treaty is not None:
+        out.append(("TREATY", s.treaty))
+    for p in s.players:
+        if p.brigs:
+            out.append((f"BRIG@{p.seat}", p.seat))
+        for action in p.sanctions:
+            out.append((f"SANCTION@{p.seat}:{action}", p.seat))
+    return out
+
+
+def discard_item(ctx: Ctx, ref: str, reason: str) -> None:
+    s = ctx.state
+    if ref == "WALL":
+        assert s.wall is not None
+        ctx.emit(ev.ItemDiscarded(seat=s.wall, item="WALL", reason=reason))
+    elif ref == "TREATY":
+        discard_treaty(ctx, reason)
+    elif ref.startswith("BRIG@"):
+        ctx.emit(ev.ItemDiscarded(seat=int(ref[5:]), item="BRIG", reason=reason))
+    elif ref.startswith("SANCTION@"):
+        seat, action = ref[9:].split(":")
+        ctx.emit(ev.SanctionRemoved(seat=int(seat), action=action, reason=reason))
+    else:  # pragma: no cover - refs come from items_in_play
+        raise ValueError(ref)
+
+
+def discard_treaty(ctx: Ctx, reason: str) -> None:
+    """Ruling: when the TREATY leaves play, the INK QUILL goes back to the reserve with it (R108)."""
+    s = ctx.state
+    if s.treaty is not None:
+        ctx.emit(ev.ItemDiscarded(seat=s.treaty, item="TREATY", reason=reason))
+    if s.quill is not None:
+        ctx.emit(ev.ItemDiscarded(seat=s.quill, item="INK QUILL", reason=reason))
+
+
+def give_treaty(ctx: Ctx, giver: int, receiver: int) -> None:
+    """Simpleton Library: the receiver gains the TREATY (from the reserve, or taken from its holder)
+    and the giver gains the INK QUILL (R53, R106, R108)."""
+    s = ctx.state
+    ctx.emit(ev.ItemGained(seat=receiver, item="TREATY", source=_source(s.treaty), reason="library"))
+    if s.quill != giver:
+        ctx.emit(ev.ItemGained(seat=giver, item="INK QUILL", source=_source(s.quill), reason="gave the TREATY"))
+
+
+def give_wall(ctx: Ctx, receiver: int, reason: str) -> None:
+    s = ctx.state
+    ctx.emit(ev.ItemGained(seat=receiver, item="WALL", source=_source(s.wall), reason=reason))
+
+
+def _source(holder: int | None) -> Any:
+    return "reserve" if holder is None else holder
+
+
+# ----- BRIG -----
+
+
+def brig_sources(s: GameState, gainer: int) -> list[int]:
+    """R105 overflow: with none in the reserve, the gainer takes a BRIG from another player."""
+    return [p.seat for p in s.players if p.brigs and p.seat != gainer]
+
+
+def gain_brig_step(ctx: Ctx, gainer: int, reason: str) -> bool:
+    """Give ``gainer`` a BRIG. False when the gainer must choose whom to take it from."""
+    s = ctx.state
+    if s.brig_supply > 0:
+        ctx.emit(ev.ItemGained(seat=gainer, item="BRIG", source="reserve", reason=reason))
+        return True
+    sources = brig_sources(s, gainer)
+    if not sources:
+        ctx.emit(ev.ItemNotGained(seat=gainer, item="BRIG", reason="every BRIG is already theirs (R106)"))
+        return True
+    if len(sources) == 1:
+        ctx.emit(ev.ItemGained(seat=gainer, item="BRIG", source=sources[0], reason=reason))
+        return True
+    return False
+
+
+# ----- SANCTION -----
+
+
+def sanction_sources(s: GameState, target: dict[str, Any]) -> list[dict[str, Any]]:
+    """R105 overflow for SANCTIONS: one on another player's mat may be taken."""
+    return [{"seat": p.seat, "action": action} for p in s.players if p.seat != target["seat"] for action in p.sanctions]
+
+
+def place_sanction_step(ctx: Ctx, reason: str) -> bool:
+    """Place the first pending SANCTION of the action. False when the declarer must choose a source."""
+    s = ctx.state
+    act = s.act
+    assert act is not None and act.todo
+    target = act.todo[0]
+    player = s.players[target["seat"]]
+    if target["action"] in player.sanctions:
+        # A19, R110: "This action cannot be sanctioned" - one SANCTION per action
+        ctx.emit(ev.SanctionNotPlaced(seat=target["seat"], action=target["action"], reason="already sanctioned (A19)"))
+        return True
+    if s.sanction_supply > 0:
+        ctx.emit(ev.SanctionPlaced(seat=target["seat"], action=target["action"], source="reserve", reason=reason))
+        return True
+    sources = sanction_sources(s, target)
+    if not sources:
+        ctx.emit(ev.SanctionNotPlaced(seat=target["seat"], action=target["action"], reason="no SANCTION left anywhere (A43)"))
+        return True
+    if len(sources) == 1:
+        ctx.emit(ev.SanctionPlaced(seat=target["seat"], action=target["action"], source=sources[0], reason=reason))
+        return True
+    return False
+
+
+def discard_all_items(ctx: Ctx, seat: int, reason: str) -> None:
+    """R123: an eliminated player discards all items (and, ruling, the TREATY ends for both parties)."""
+    s = ctx.state
+    if s.wall == seat:
+        ctx.emit(ev.ItemDiscarded(seat=seat, item="WALL", reason=reason))
+    if s.treaty == seat or s.quill == seat:
+        discard_treaty(ctx, reason)
+    for _ in range(s.players[seat].brigs):
+        ctx.emit(ev.ItemDiscarded(seat=seat, item="BRIG", reason=reason))
+    for action in list(s.players[seat].sanctions):
+        ctx.emit(ev.SanctionRemoved(seat=seat, action=action, reason=reason))

@@ -1,0 +1,158 @@
+"""Prompts: the decisions the game waits for, each with its legal options as ready-to-submit commands.
+
+``flow.waiting`` says who must decide what; ``build`` lists the options. ``legal_commands`` is the
+union over a seat's prompts, like python-chess's ``Board.legal_moves``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis.actions import barracks_choices, declarations, put_back_choices, sanction_choices
+from domain.everaegis.flow import Need, waiting
+from domain.everaegis.items import brig_sources, sanction_sources
+from domain.everaegis.reactions import can_call, guard_means, penalty_choices, proof_choices
+from domain.everaegis.state import Card, GameState
+from domain.everaegis.war import reveal_choices
+from domain.kernel.prompts import Option, Prompt
+
+
+def _card_label(card: Card) -> str:
+    state = "revealed" if card.revealed else "unrevealed"
+    return f"{card.name} ({state}, {card.id})"
+
+
+def _card_options(seat: int, cards: list[Card], verb: str, type_: str = "reveal") -> tuple[Option, ...]:
+    return tuple(Option(f"{verb} {_card_label(c)}", {"type": type_, "seat": seat, "card": c.id}, type_) for c in cards)
+
+
+def build(s: GameState, need: Need, only: str | None = None) -> Prompt:
+    """The prompt for ``need``; ``only`` narrows a declaration prompt to one action."""
+    seat, kind = need.seat, need.kind
+    name = s.players[seat].name
+    if kind == "declare":
+        return Prompt(seat, kind, f"{name}: use 1 of your 8 actions (R28, A6)", tuple(declarations(s, seat, only)))
+    if kind == "choose_year":
+        opts = tuple(
+            Option(
+                f"Make year {label} ({len(cards)} cards) the deck", {"type": "choose_year", "seat": seat, "year": label}, "year"
+            )
+            for label, cards in s.years
+        )
+        return Prompt(seat, kind, f"{name}: the deck is empty; choose a year to become the deck (R34)", opts)
+    if kind == "setup_reveal":
+        cards = s.players[seat].unrevealed
+        return Prompt(
+            seat, kind, f"{name}: reveal 1 of your cards before play (Quick Game, R164)", _card_options(seat, cards, "Reveal")
+        )
+    if kind == "react":
+        return _react_prompt(s, seat)
+    if kind == "prove":
+        ch = s.challenge
+        assert ch is not None
+        text = f"{name}: your {ch.claim} claim is called; reveal 1 of your unrevealed cards (R57, A10)"
+        return Prompt(seat, kind, text, _card_options(seat, proof_choices(s), "Reveal"))
+    if kind == "pay":
+        text = f"{name}: your call was incorrect; fully reveal 1 of your unrevealed cards (R58)"
+        return Prompt(seat, kind, text, _card_options(seat, penalty_choices(s), "Reveal"))
+    if kind == "take_brig":
+        opts = tuple(
+            Option(f"Take a BRIG from {s.players[o].name}", {"type": "take", "seat": seat, "item": "BRIG", "from": o}, "take")
+            for o in brig_sources(s, seat)
+        )
+        return Prompt(seat, kind, f"{name}: no BRIG is left in the reserve; take one from another player (R105)", opts)
+    if kind == "take_sanction":
+        act = s.act
+        assert act is not None
+        opts = tuple(
+            Option(
+                f"Take the SANCTION on {s.players[src['seat']].name}'s {src['action'].title()}",
+                {"type": "take", "seat": seat, "item": "SANCTION", "from": src},
+                "take",
+            )
+            for src in sanction_sources(s, act.todo[0])
+        )
+        return Prompt(seat, kind, f"{name}: no SANCTION is left in the reserve; take one from another player (R105)", opts)
+    if kind == "sanction_discard":
+        text = f"{name}: your action is SANCTIONED: discard an unrevealed card (R110)"
+        return Prompt(seat, kind, text, _card_options(seat, sanction_choices(s), "Discard", "discard"))
+    if kind == "barracks_discard":
+        text = f"{name}: Barracks: discard 1 of your unrevealed cards (R48)"
+        return Prompt(seat, kind, text, _card_options(seat, barracks_choices(s), "Discard", "discard"))
+    if kind == "put_back":
+        opts = tuple(
+            Option(
+                "Put " + " then ".join(_card_label(c) for c in combo) + " on top (first named on top)",
+                {"type": "put_back", "seat": seat, "cards": [c.id for c in combo]},
+                "put_back",
+            )
+            for combo in put_back_choices(s)
+        )
+        return Prompt(seat, kind, f"{name}: Laboratory: put 2 unrevealed cards on top of the deck (R52, A21)", opts)
+    if kind == "war_reveal":
+        opts = tuple(
+            Option(
+                "Reveal " + " and ".join(_card_label(c) for c in combo),
+                {"type": "reveal", "seat": seat, "cards": sorted(c.id for c in combo)},
+                "reveal",
+            )
+            for combo in reveal_choices(s)
+        )
+        return Prompt(seat, kind, f"{name}: you lost the war; fully reveal 2 unrevealed cards (R83)", opts)
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def _react_prompt(s: GameState, seat: int) -> Prompt:
+    w = s.window
+    act = s.act
+    assert w is not None and act is not None
+    claimant = s.players[w.claimant].name
+    base = {"type": "react", "seat": seat, "window": w.id}
+    opts = [Option("Pass", {**base, "answer": "pass"}, "pass")]
+    if can_call(s, seat, w.claimant):
+        opts.append(Option(f"Call {claimant}'s bluff: they claim a {w.claim}", {**base, "answer": "call"}, "call"))
+    if w.about == "action":
+        for means in guard_means(s, seat, act):
+            label = f"Guard with a {w.claim} claim" if means == "card" else "Guard with the WALL"
+            opts.append(Option(label, {**base, "answer": "guard", "means": means}, "guard"))
+        what = f"{claimant} declares {act.action.title()} (claiming a {w.claim})"
+    else:
+        what = f"{claimant} guards with a {w.claim} claim"
+    text = f"{s.players[seat].name}: {what}. Pass, call{' or guard' if len(opts) > 2 else ''} (R39, R56)"
+    return Prompt(seat, "react", text, tuple(opts), deadline=w.deadline)
+
+
+def gift_prompt(s: GameState, seat: int) -> Prompt | None:
+    """R107: TREATY parties may give each other soldiers at any time, except within a war."""
+    if s.status != "active":
+        return None
+    partner = s.partner(seat)
+    me = s.players[seat]
+    if partner is None or me.eliminated or s.players[partner].eliminated or me.soldiers == 0:
+        return None
+    war = s.act.war if s.act is not None else None
+    if war is not None and seat in (war.attacker, war.defender) and war.stage not in ("ended",):
+        return None
+    opts = tuple(
+        Option(
+            f"Give {n} soldier{'s' if n > 1 else ''} to {s.players[partner].name}",
+            {"type": "give_soldiers", "seat": seat, "to": partner, "amount": n},
+            "give_soldiers",
+        )
+        for n in range(1, me.soldiers + 1)
+    )
+    return Prompt(seat, "treaty_gift", f"{me.name}: you may give soldiers to your TREATY partner (R107)", opts, free=True)
+
+
+def prompts(s: GameState, seat: int | None = None) -> list[Prompt]:
+    """Open prompts, for one seat or for all; free prompts (TREATY gifts) come last."""
+    out = [build(s, n) for n in waiting(s) if seat is None or n.seat == seat]
+    for sst in range(s.seats) if seat is None else (seat,):
+        gift = gift_prompt(s, sst)
+        if gift is not None:
+            out.append(gift)
+    return out
+
+
+def legal_commands(s: GameState, seat: int) -> list[dict[str, Any]]:
+    return [o.command for p in prompts(s, seat) for o in p.options]

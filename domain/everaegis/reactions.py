@@ -1,0 +1,177 @@
+"""The reaction protocol: who is asked, windows, calls, proofs and the incorrect caller's penalty.
+
+Rules: R38-R39, R55-R72, A1-A4, A10-A13, A16 and RULINGS "The reaction protocol".
+"""
+
+from __future__ import annotations
+
+from domain.everaegis import events as ev
+from domain.everaegis.cards import reveal
+from domain.everaegis.catalog import CATALOG
+from domain.everaegis.context import Ctx
+from domain.everaegis.items import gain_brig_step
+from domain.everaegis.state import Act, Card, GameState
+
+
+def can_call(s: GameState, seat: int, claimant: int) -> bool:
+    """R56, R62: a remaining player other than the claimant, without a BRIG (A37 ruling), not the
+    claimant's TREATY partner (R107)."""
+    p = s.players[seat]
+    return not p.eliminated and seat != claimant and p.brigs == 0 and s.partner(claimant) != seat
+
+
+def affected(s: GameState, act: Act) -> set[int]:
+    """The players the declared plan would affect (A16 ruling: only they may guard)."""
+    plan, d = act.plan, act.declarer
+    out: set[int] = set()
+    if act.action == "temple":
+        owner = s.owner_of(plan["card"])
+        out = {plan["recipient"]} | ({owner} if owner is not None else set())
+    elif act.action == "barracks":
+        out = {seat for seat in s.remaining() if s.partner(d) != seat}
+    elif act.action == "library":
+        if "treaty" in plan:
+            out = {plan["treaty"]}
+        else:
+            out = {t["seat"] for t in plan["sanctions"]}
+    out.discard(d)  # R67: a declarer cannot guard their own action
+    return {seat for seat in out if not s.players[seat].eliminated}
+
+
+def guard_means(s: GameState, seat: int, act: Act) -> list[str]:
+    """How ``seat`` may guard ``act``: a claim of the matching building, or the WALL (R65, R69, R71)."""
+    if act.sanctioned or act.claim is None or CATALOG.action(act.action).pierce:
+        return []
+    if seat not in affected(s, act):
+        return []
+    return ["card", "wall"] if s.wall == seat else ["card"]
+
+
+def asked_for_action(s: GameState, act: Act) -> list[int]:
+    """Everyone who may call or guard, in turn order from the current player (RULINGS: who is asked)."""
+    if act.sanctioned or act.claim is None:
+        return []  # R61, A17: Recruit, War and a SANCTION's text are not claims
+    seats = [
+        seat for seat in s.remaining() if seat != act.declarer and (can_call(s, seat, act.declarer) or guard_means(s, seat, act))
+    ]
+    return s.in_turn_order(seats)
+
+
+def asked_for_guard(s: GameState, guarder: int) -> list[int]:
+    """R68: any player may call a guard made with a card, the acting player included."""
+    return s.in_turn_order([seat for seat in s.remaining() if can_call(s, seat, guarder)])
+
+
+def open_window(ctx: Ctx, claimant: int, claim: str, about: str, asked: list[int]) -> None:
+    s = ctx.state
+    seconds = s.config.reaction_seconds
+    deadline = ctx.now + seconds if ctx.now is not None and seconds > 0 else None
+    ctx.emit(
+        ev.ReactionWindowOpened(
+            window=s.windows_opened + 1, claimant=claimant, claim=claim, about=about, asked=asked, deadline=deadline
+        )
+    )
+
+
+def close_window(ctx: Ctx, by: str) -> None:
+    """Close the open window: publish the answers, the guards and the one caller with priority (R60)."""
+    s = ctx.state
+    w = s.window
+    assert w is not None
+    timed_out = w.waiting_for
+    answers = {str(seat): dict(a) for seat, a in sorted(w.answers.items())}
+    window_id, claimant, claim, about = w.id, w.claimant, w.claim, w.about
+    callers = s.in_turn_order([seat for seat, a in w.answers.items() if a["answer"] == "call"])
+    guards = s.in_turn_order([seat for seat, a in w.answers.items() if a["answer"] == "guard"])
+    means = {seat: w.answers[seat]["means"] for seat in guards}
+    ctx.emit(ev.ReactionWindowClosed(window=window_id, answers=answers, timed_out=timed_out, by=by))
+    act = s.act
+    assert act is not None
+    for seat in guards:
+        ctx.emit(ev.GuardDeclared(seat=seat, means=means[seat], action=act.action))
+    if callers:
+        ctx.emit(
+            ev.BluffCalled(
+                window=window_id, caller=callers[0], claimant=claimant, claim=claim, about=about, void_calls=callers[1:]
+            )
+        )
+
+
+# ----- a call being settled -----
+
+
+def proof_choices(s: GameState) -> list[Card]:
+    """A10 ruling: the called claimant chooses which of their unrevealed cards to reveal."""
+    assert s.challenge is not None
+    return s.players[s.challenge.claimant].unrevealed
+
+
+def penalty_choices(s: GameState) -> list[Card]:
+    """A12 ruling: an incorrect caller chooses which of their unrevealed cards to fully reveal."""
+    assert s.challenge is not None
+    return s.players[s.challenge.caller].unrevealed
+
+
+def challenge_step(ctx: Ctx) -> bool:
+    """Advance a call as far as it goes without a choice. False when a player must choose."""
+    s = ctx.state
+    ch = s.challenge
+    assert ch is not None
+    if ch.stage == "proof":
+        cards = proof_choices(s)
+        if not cards:  # A11: nothing to show, so the call is correct
+            ctx.emit(ev.BluffExposed(seat=ch.claimant, claim=ch.claim, caller=ch.caller))
+            return True
+        if len(cards) == 1:
+            prove(ctx, cards[0])
+            return True
+        return False
+    if ch.stage == "penalty":
+        cards = penalty_choices(s)
+        if len(cards) == 1:
+            pay(ctx, cards[0])
+            return True
+        if not cards:  # R58 (3): no unrevealed card, so the caller gains a BRIG
+            done = gain_brig_step(ctx, ch.caller, reason="incorrect call (R58)")
+            if done:
+                settle(ctx, correct=False)
+            return done
+        return False
+    # exposed: the caller was right
+    settle(ctx, correct=True)
+    return True
+
+
+def prove(ctx: Ctx, card: Card) -> None:
+    s = ctx.state
+    ch = s.challenge
+    assert ch is not None
+    if card.name == ch.claim:
+        # R58 (1), R63 (a): shown, then unrevealed at once: not a full reveal
+        reveal(ctx, ch.claimant, card, full=False, reason="proof")
+        ctx.emit(ev.ClaimProven(seat=ch.claimant, claim=ch.claim, card=card.id, caller=ch.caller))
+        ctx.emit(ev.CardUnrevealed(seat=ch.claimant, card=card.id, name=card.name, reason="proof"))
+    else:
+        # R59: the card stays revealed, a full reveal
+        reveal(ctx, ch.claimant, card, full=True, reason="bluff exposed")
+        ctx.emit(ev.BluffExposed(seat=ch.claimant, claim=ch.claim, card=card.id, name=card.name, caller=ch.caller))
+
+
+def pay(ctx: Ctx, card: Card) -> None:
+    """R58 (2): the incorrect caller fully reveals one of their unrevealed cards."""
+    ch = ctx.state.challenge
+    assert ch is not None
+    reveal(ctx, ch.caller, card, full=True, reason="incorrect call")
+    settle(ctx, correct=False)
+
+
+def settle(ctx: Ctx, *, correct: bool) -> None:
+    s = ctx.state
+    ch = s.challenge
+    assert ch is not None
+    about, claimant, claim = ch.about, ch.claimant, ch.claim
+    ctx.emit(ev.CallSettled(caller=ch.caller, claimant=claimant, claim=claim, about=about, correct=correct))
+    if about == "action" and correct:
+        act = s.act
+        assert act is not None
+        ctx.emit(ev.ActionThwarted(seat=claimant, action=act.action, reason="bluff called (R59, R73)"))

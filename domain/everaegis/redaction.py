@@ -1,0 +1,155 @@
+"""What a reader may know: the one place where Ever Aegis decides visibility (A53, RULINGS
+"Hidden information").
+
+- A seat sees its own cards, every revealed card, every card whose identity was shown to all (a
+  proven claim), and cards it legitimately knows (those it put on the deck with a Laboratory).
+- Nobody sees the deck order, the seed, fresh card ids, or another seat's answer in an open window.
+- Once the game is over everyone is omniscient: the full log, every hand, the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis.flow import waiting
+from domain.everaegis.state import Card, GameState
+from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, redact_event
+
+__all__ = ["OMNISCIENT", "SPECTATOR", "effective", "redact", "view"]
+
+
+def effective(state: GameState, perspective: Perspective) -> Perspective:
+    """Everyone reads omnisciently once the game is finished (A53 ruling)."""
+    return OMNISCIENT if state.status == "finished" else perspective
+
+
+def redact(state: GameState, event: dict[str, Any], perspective: Perspective) -> dict[str, Any]:
+    """An event dict as ``perspective`` may see it, given the game's current status."""
+    return redact_event(event, effective(state, perspective))
+
+
+def _card_view(card: Card, possessor: int | None, who: Perspective) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": card.id, "revealed": card.revealed}
+    if who == OMNISCIENT or card.revealed or card.public or (isinstance(who, int) and card.known_to(who, possessor)):
+        out["name"] = card.name
+    if card.public and not card.revealed:
+        out["known_to_all"] = True
+    return out
+
+
+def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
+    """The table as ``perspective`` may know it. Cards the reader may not know have no ``name``."""
+    who = effective(state, perspective)
+    s = state
+    players = []
+    for p in s.players:
+        players.append(
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "soldiers": p.soldiers,
+                "eliminated": p.eliminated,
+                "cards": [_card_view(c, p.seat, who) for c in p.cards],
+                "revealed": len(p.revealed),
+                "unrevealed": len(p.unrevealed),
+                "sanctions": list(p.sanctions),
+                "items": _items_of(s, p.seat),
+            }
+        )
+    deck: dict[str, Any] = {"size": len(s.deck)}
+    known_top = []
+    for card in s.deck:
+        shown = _card_view(card, None, who)
+        if "name" not in shown:
+            break
+        known_top.append(shown)
+    if known_top:
+        deck["known_top"] = known_top  # A21: a Laboratory user knows what they put on top
+    out: dict[str, Any] = {
+        "ruleset": "ever-aegis",
+        "variants": list(s.config.variants),
+        "perspective": perspective,
+        "you": perspective if isinstance(perspective, int) else None,
+        "seq": s.seq,
+        "status": s.status,
+        "turn": s.turn,
+        "current": s.current,
+        "phase": s.phase,
+        "stage": s.stage,
+        "commitment": s.commitment,
+        "players": players,
+        "deck": deck,
+        "years": [{"year": label, "size": len(cards), "composition": _composition(cards)} for label, cards in s.years],
+        "reserve": {"SANCTION": s.sanction_supply, "BRIG": s.brig_supply},
+        "action": _action_view(s),
+        "window": _window_view(s, who),
+        "challenge": _challenge_view(s),
+        "awaiting": [{"seat": n.seat, "kind": n.kind} for n in waiting(s)],
+        "result": {"result": s.result, "winners": s.winners, "reason": s.end_reason} if s.status == "finished" else None,
+    }
+    if who == OMNISCIENT:
+        out["seed"] = s.seed if s.status == "finished" else None
+        out["deck"]["cards"] = [{"id": c.id, "name": c.name} for c in s.deck]
+    return out
+
+
+def _composition(cards: list[Card]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c.name] = counts.get(c.name, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def _items_of(s: GameState, seat: int) -> list[str]:
+    items = []
+    if s.wall == seat:
+        items.append("WALL")
+    if s.treaty == seat:
+        items.append("TREATY")
+    if s.quill == seat:
+        items.append("INK QUILL")
+    items.extend(["BRIG"] * s.players[seat].brigs)
+    return items
+
+
+def _action_view(s: GameState) -> dict[str, Any] | None:
+    act = s.act
+    if act is None:
+        return None
+    out: dict[str, Any] = {
+        "declarer": act.declarer,
+        "action": act.action,
+        "plan": act.plan,
+        "claim": act.claim,
+        "sanctioned": act.sanctioned,
+        "stage": act.stage,
+        "guards": [{"seat": g.seat, "means": g.means, "status": g.status} for g in act.guards],
+    }
+    if act.war is not None:
+        w = act.war
+        out["war"] = {"attacker": w.attacker, "defender": w.defender, "stage": w.stage, "winner": w.winner, "loser": w.loser}
+    return out
+
+
+def _window_view(s: GameState, who: Perspective) -> dict[str, Any] | None:
+    w = s.window
+    if w is None:
+        return None
+    answers = {str(seat): a if who in (OMNISCIENT, seat) else {"answered": True} for seat, a in sorted(w.answers.items())}
+    return {
+        "id": w.id,
+        "claimant": w.claimant,
+        "claim": w.claim,
+        "about": w.about,
+        "asked": list(w.asked),
+        "answers": answers,
+        "waiting_for": w.waiting_for,
+        "deadline": w.deadline,
+    }
+
+
+def _challenge_view(s: GameState) -> dict[str, Any] | None:
+    ch = s.challenge
+    if ch is None:
+        return None
+    return {"caller": ch.caller, "claimant": ch.claimant, "claim": ch.claim, "about": ch.about, "stage": ch.stage}

@@ -1,0 +1,173 @@
+"""Rigged setups: a chosen position for teaching and for reproducing a disputed play.
+
+A rig names the deck (top first), each seat's cards, soldiers, items and the first player. The 30
+building cards are conserved: cards the rig does not place become years of 6 (the last may be
+smaller), in catalog order. A rigged game is marked ``rigged`` and publishes no seed commitment.
+
+Rig shape::
+
+    {"deck": ["Temple", ...], "hands": {"0": ["Barracks", {"name": "Mason", "revealed": true}]},
+     "soldiers": {"0": 5}, "wall": 1, "treaty": {"holder": 2, "giver": 3}, "brigs": {"0": 1},
+     "sanctions": {"1": ["war"]}, "first_player": 0, "years": [["Temple", ...]]}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from domain.everaegis import events as ev
+from domain.everaegis.catalog import ACTIONS, BUILDINGS, CATALOG
+from domain.everaegis.context import Ctx
+from domain.everaegis.soldiers import change_soldiers
+from domain.everaegis.state import Card
+from domain.kernel.errors import MalformedCommand
+
+RIG_KEYS = ("deck", "hands", "years", "soldiers", "wall", "treaty", "brigs", "sanctions", "first_player")
+
+
+def _seat(value: Any, seats: int, what: str) -> int:
+    try:
+        seat = int(value)
+    except (TypeError, ValueError):
+        raise MalformedCommand(f"rig: {what} must name a seat number") from None
+    if not 0 <= seat < seats or isinstance(value, bool):
+        raise MalformedCommand(f"rig: {what}: there is no seat {value}")
+    return seat
+
+
+def _name(value: Any, what: str) -> str:
+    if not isinstance(value, str) or value.title() not in BUILDINGS:
+        raise MalformedCommand(
+            f"rig: {what}: {value!r} is not a building card ({', '.join(BUILDINGS)}); Simpleton has no estate cards (R162)"
+        )
+    return value.title()
+
+
+def validate(rig: Any, seats: int) -> dict[str, Any]:
+    """Check a rig and return it in a normal form; every error names what is wrong."""
+    if not isinstance(rig, dict):
+        raise MalformedCommand("rig: the setup must be an object")
+    unknown = [k for k in rig if k not in RIG_KEYS]
+    if unknown:
+        raise MalformedCommand(f"rig: unknown field(s) {', '.join(unknown)}; fields: {', '.join(RIG_KEYS)}")
+    deck = [_name(n, "deck") for n in rig.get("deck", [])]
+    hands: dict[int, list[tuple[str, bool]]] = {}
+    for key, cards in (rig.get("hands") or {}).items():
+        seat = _seat(key, seats, "hands")
+        entry = []
+        for c in cards:
+            if isinstance(c, dict):
+                entry.append((_name(c.get("name"), f"hands[{seat}]"), bool(c.get("revealed", False))))
+            else:
+                entry.append((_name(c, f"hands[{seat}]"), False))
+        hands[seat] = entry
+    years = [[_name(n, "years") for n in y] for y in rig.get("years", [])]
+    used = Counter(deck) + Counter(n for cards in hands.values() for n, _ in cards) + Counter(n for y in years for n in y)
+    for name, n in used.items():
+        if n > CATALOG.building_count[name]:
+            raise MalformedCommand(f"rig: {n} {name} cards placed, but the game has {CATALOG.building_count[name]} (R2)")
+    soldiers = {_seat(k, seats, "soldiers"): v for k, v in (rig.get("soldiers") or {}).items()}
+    for seat, v in soldiers.items():
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise MalformedCommand(f"rig: soldiers of seat {seat} must be a whole number, 0 or more")
+    wall = None if rig.get("wall") is None else _seat(rig["wall"], seats, "wall")
+    treaty = rig.get("treaty")
+    if treaty is not None:
+        if not isinstance(treaty, dict):
+            raise MalformedCommand('rig: treaty must be {"holder": seat, "giver": seat}')
+        treaty = {
+            "holder": _seat(treaty.get("holder"), seats, "treaty.holder"),
+            "giver": _seat(treaty.get("giver"), seats, "treaty.giver"),
+        }
+        if treaty["holder"] == treaty["giver"]:
+            raise MalformedCommand("rig: the TREATY's holder and giver must be two players (R107)")
+    brigs = {_seat(k, seats, "brigs"): v for k, v in (rig.get("brigs") or {}).items()}
+    if sum(brigs.values()) > CATALOG.item_count["BRIG"]:
+        raise MalformedCommand(f"rig: the game has {CATALOG.item_count['BRIG']} BRIGS")
+    sanctions = {_seat(k, seats, "sanctions"): list(v) for k, v in (rig.get("sanctions") or {}).items()}
+    for seat, acts in sanctions.items():
+        for a in acts:
+            if a not in ACTIONS:
+                raise MalformedCommand(f"rig: sanctions of seat {seat}: {a!r} is not an action ({', '.join(ACTIONS)})")
+        if len(set(acts)) != len(acts):
+            raise MalformedCommand(f"rig: seat {seat} has one action sanctioned twice (one per action, A19)")
+    if sum(len(v) for v in sanctions.values()) > CATALOG.item_count["SANCTION"]:
+        raise MalformedCommand(f"rig: the game has {CATALOG.item_count['SANCTION']} SANCTIONS")
+    first = rig.get("first_player", 0)
+    first = _seat(first, seats, "first_player")
+    return {
+        "deck": deck,
+        "hands": hands,
+        "years": years,
+        "soldiers": soldiers,
+        "wall": wall,
+        "treaty": treaty,
+        "brigs": brigs,
+        "sanctions": sanctions,
+        "first_player": first,
+    }
+
+
+def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
+    """Emit the events of a rigged setup. Card ids are fresh and opaque as in any game."""
+    s = ctx.state
+    rng = ctx.rng()
+    start = rng.counter
+    made: set[str] = set()
+
+    def card(name: str) -> Card:
+        c = Card(ctx.new_card_id(rng, made), name)
+        made.add(c.id)
+        return c
+
+    rest = Counter({n: CATALOG.building_count[n] for n in BUILDINGS})
+    rest.subtract(rig["deck"])
+    hand_cards = {seat: [(card(n), rev) for n, rev in cards] for seat, cards in rig["hands"].items()}
+    for cards in rig["hands"].values():
+        rest.subtract(n for n, _ in cards)
+    years = [list(y) for y in rig["years"]]
+    for y in years:
+        rest.subtract(y)
+    leftover = [n for n in BUILDINGS for _ in range(rest[n])]
+    years += [leftover[i : i + 6] for i in range(0, len(leftover), 6)]
+    # The stock holds the hands first (dealt from it right away), then the real years.
+    stock = [[c for cards in hand_cards.values() for c, _ in cards]] if hand_cards else []
+    year_cards = [[card(n) for n in y] for y in years]
+    labels = (["hands"] if stock else []) + [str(i + 1) for i in range(len(year_cards))]
+    all_years = stock + year_cards
+    ctx.emit(
+        ev.YearsFormed(
+            years=[
+                {"year": lab, "size": len(y), "composition": dict(sorted(Counter(c.name for c in y).items()))}
+                for lab, y in zip(labels, all_years, strict=True)
+            ],
+            cards=[[{"id": c.id, "name": c.name} for c in y] for y in all_years],
+            rng=[start, rng.counter],
+        )
+    )
+    for seat, cards in sorted(hand_cards.items()):
+        for c, revealed in cards:
+            ctx.emit(ev.CardDealt(seat=seat, card=c.id, name=c.name, revealed=revealed, knowers="all" if revealed else [seat]))
+    rng = ctx.rng()
+    start = rng.counter
+    deck = [card(n) for n in rig["deck"]]
+    ctx.emit(
+        ev.DeckFormed(years=[], size=len(deck), cards=[{"id": c.id, "name": c.name} for c in deck], rng=[start, rng.counter])
+    )
+    ctx.emit(ev.FirstPlayerChosen(seat=rig["first_player"], method="rigged"))
+    t = s.config.thresholds
+    for seat in s.turn_order_from(rig["first_player"]):
+        change_soldiers(ctx, seat, rig["soldiers"].get(seat, t.start_soldiers), "rigged setup")
+    if rig["wall"] is not None:
+        ctx.emit(ev.ItemGained(seat=rig["wall"], item="WALL", reason="rigged setup"))
+    if rig["treaty"] is not None:
+        ctx.emit(ev.ItemGained(seat=rig["treaty"]["holder"], item="TREATY", reason="rigged setup"))
+        ctx.emit(ev.ItemGained(seat=rig["treaty"]["giver"], item="INK QUILL", reason="rigged setup"))
+    for seat, n in sorted(rig["brigs"].items()):
+        for _ in range(n):
+            ctx.emit(ev.ItemGained(seat=seat, item="BRIG", reason="rigged setup"))
+    for seat, acts in sorted(rig["sanctions"].items()):
+        for a in acts:
+            ctx.emit(ev.SanctionPlaced(seat=seat, action=a, reason="rigged setup"))
+    ctx.emit(ev.SetupDealt(cards_each=0))

@@ -1,0 +1,60 @@
+"""Ever Aegis as a plug-in ruleset for the kernel (see ``domain.kernel.ruleset.Ruleset``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from domain.everaegis import decide as _decide
+from domain.everaegis import evolve as _evolve
+from domain.everaegis import prompts as _prompts
+from domain.everaegis import redaction as _redaction
+from domain.everaegis.config import Config, make_config
+from domain.everaegis.state import GameState
+from domain.kernel.events import Event
+from domain.kernel.prompts import Prompt
+from domain.kernel.redaction import Perspective
+
+
+class EverAegis:
+    name = "ever-aegis"
+
+    def make_config(self, spec: dict[str, Any]) -> Config:
+        return make_config(
+            seats=spec.get("seats"),
+            variants=spec.get("variants", spec.get("variant", "simpleton")),
+            reaction_seconds=spec.get("reaction_seconds", 30.0),
+            first_player=spec.get("first_player"),
+            names=spec.get("names", ()),
+            options=spec.get("options"),
+        )
+
+    def start(self, config: Config, seed: str, now: float | None = None, rig: dict[str, Any] | None = None) -> list[Event]:
+        return _decide.start(config, seed, now, rig)
+
+    def decide(self, state: GameState, command: dict[str, Any]) -> list[Event]:
+        return _decide.decide(state, command)
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        return _evolve.evolve(state, event)
+
+    def fold(self, config: Config, events: Iterable[Event]) -> GameState:
+        return _evolve.fold(config, events)
+
+    def prompts(self, state: GameState, seat: int | None = None) -> list[Prompt]:
+        return _prompts.prompts(state, seat)
+
+    def legal_commands(self, state: GameState, seat: int) -> list[dict[str, Any]]:
+        return _prompts.legal_commands(state, seat)
+
+    def view(self, state: GameState, perspective: Perspective) -> dict[str, Any]:
+        return _redaction.view(state, perspective)
+
+    def redact(self, state: GameState, event: dict[str, Any], perspective: Perspective) -> dict[str, Any]:
+        return _redaction.redact(state, event, perspective)
+
+    def is_finished(self, state: GameState) -> bool:
+        return state.status == "finished"
+
+
+RULESET = EverAegis()

@@ -1,0 +1,276 @@
+"""The Ever Aegis game state. It is only ever built by folding events (see ``evolve``).
+
+Every class here has a ``clone`` that copies what ``evolve`` may change, so a state handed out is
+never mutated afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from domain.everaegis.config import Config
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card in a player's possession, the deck or a year. ``id`` is opaque and per game.
+
+    ``known`` lists the seats that know a face-down card's identity besides its possessor (for
+    example the player who put it on the deck with a Laboratory); ``public`` means everyone knows it
+    (a claim proven with it). A revealed card is known to everyone.
+    """
+
+    id: str
+    name: str
+    revealed: bool = False
+    known: frozenset[int] = frozenset()
+    public: bool = False
+
+    def known_to(self, seat: int, possessor: int | None) -> bool:
+        return self.revealed or self.public or seat == possessor or seat in self.known
+
+    def knowers(self, possessor: int | None, seats: int) -> list[int]:
+        if self.revealed or self.public:
+            return list(range(seats))
+        out = set(self.known)
+        if possessor is not None:
+            out.add(possessor)
+        return sorted(out)
+
+    def flip(self, revealed: bool) -> Card:
+        return replace(self, revealed=revealed)
+
+
+@dataclass
+class Player:
+    seat: int
+    name: str
+    cards: list[Card] = field(default_factory=list)
+    soldiers: int = 0
+    eliminated: bool = False
+    sanctions: list[str] = field(default_factory=list)  # action keys carrying a SANCTION
+    brigs: int = 0
+
+    def clone(self) -> Player:
+        return Player(self.seat, self.name, list(self.cards), self.soldiers, self.eliminated, list(self.sanctions), self.brigs)
+
+    @property
+    def unrevealed(self) -> list[Card]:
+        return [c for c in self.cards if not c.revealed]
+
+    @property
+    def revealed(self) -> list[Card]:
+        return [c for c in self.cards if c.revealed]
+
+    def card(self, card_id: str) -> Card | None:
+        for c in self.cards:
+            if c.id == card_id:
+                return c
+        return None
+
+
+@dataclass
+class Window:
+    """A reaction window on a claim: who is asked, who answered what, and the deadline."""
+
+    id: int
+    claimant: int
+    claim: str
+    about: str  # "action" or "guard"
+    asked: list[int]
+    answers: dict[int, dict[str, Any]] = field(default_factory=dict)
+    deadline: float | None = None
+
+    def clone(self) -> Window:
+        return Window(self.id, self.claimant, self.claim, self.about, list(self.asked), dict(self.answers), self.deadline)
+
+    @property
+    def waiting_for(self) -> list[int]:
+        return [s for s in self.asked if s not in self.answers]
+
+
+@dataclass
+class Guard:
+    seat: int
+    means: str  # "card" or "wall"
+    status: str = "claimed"  # claimed -> window -> closed -> stands | thwarted
+
+
+@dataclass
+class Challenge:
+    """A call being settled: the claimant proves (or not), then an incorrect caller pays."""
+
+    caller: int
+    claimant: int
+    claim: str
+    about: str  # "action" or "guard"
+    stage: str = "proof"  # proof -> penalty
+
+
+@dataclass
+class War:
+    attacker: int
+    defender: int
+    stage: str = "designate"  # designate -> battle -> resolution -> casualties
+    winner: int | None = None
+    loser: int | None = None
+    due: int = 0  # cards the loser still has to reveal
+
+
+@dataclass
+class Act:
+    """The action being used this Action Phase, from declaration to completion."""
+
+    declarer: int
+    action: str
+    plan: dict[str, Any]
+    claim: str | None
+    sanctioned: bool
+    stage: str = "declared"  # declared, window, challenge, guards, execute
+    guards: list[Guard] = field(default_factory=list)
+    queue: list[int] = field(default_factory=list)  # Barracks: opponents still to discard
+    todo: list[dict[str, Any]] = field(default_factory=list)  # SANCTIONS still to place
+    war: War | None = None
+    step: int = 0  # action-specific progress (Temple: the card has moved)
+
+    def clone(self) -> Act:
+        return Act(
+            self.declarer,
+            self.action,
+            self.plan,
+            self.claim,
+            self.sanctioned,
+            self.stage,
+            [replace(g) for g in self.guards],
+            list(self.queue),
+            list(self.todo),
+            replace(self.war) if self.war else None,
+            self.step,
+        )
+
+    def guard_of(self, seat: int) -> Guard | None:
+        for g in self.guards:
+            if g.seat == seat:
+                return g
+        return None
+
+    def guarded(self, seat: int) -> bool:
+        g = self.guard_of(seat)
+        return g is not None and g.status == "stands"
+
+
+@dataclass
+class GameState:
+    config: Config
+    seed: str = ""
+    commitment: str = ""
+    seq: int = 0
+    rng: int = 0  # position in the seeded stream
+    status: str = "setup"  # setup, active, finished
+    stage: str = "setup"  # setup, quick_reveal, turn
+    players: list[Player] = field(default_factory=list)
+    deck: list[Card] = field(default_factory=list)  # top first
+    years: list[tuple[str, list[Card]]] = field(default_factory=list)
+    wall: int | None = None
+    treaty: int | None = None
+    quill: int | None = None
+    sanction_supply: int = 0
+    brig_supply: int = 0
+    first_player: int | None = None
+    current: int | None = None
+    turn: int = 0
+    phase: str | None = None
+    draw_queue: list[tuple[int, str]] = field(default_factory=list)
+    reveal_queue: list[int] = field(default_factory=list)
+    act: Act | None = None
+    action_done: bool = False
+    window: Window | None = None
+    challenge: Challenge | None = None
+    windows_opened: int = 0
+    quiet_turns: int = 0  # turns in a row in which no card moved, flipped or was gained (stalemate ruling)
+    rigged: bool = False
+    result: str | None = None  # win or draw
+    winners: list[int] = field(default_factory=list)
+    end_reason: str | None = None
+
+    def clone(self) -> GameState:
+        return GameState(
+            config=self.config,
+            seed=self.seed,
+            commitment=self.commitment,
+            seq=self.seq,
+            rng=self.rng,
+            status=self.status,
+            stage=self.stage,
+            players=[p.clone() for p in self.players],
+            deck=list(self.deck),
+            years=[(label, list(cards)) for label, cards in self.years],
+            wall=self.wall,
+            treaty=self.treaty,
+            quill=self.quill,
+            sanction_supply=self.sanction_supply,
+            brig_supply=self.brig_supply,
+            first_player=self.first_player,
+            current=self.current,
+            turn=self.turn,
+            phase=self.phase,
+            draw_queue=list(self.draw_queue),
+            reveal_queue=list(self.reveal_queue),
+            act=self.act.clone() if self.act else None,
+            action_done=self.action_done,
+            window=self.window.clone() if self.window else None,
+            challenge=replace(self.challenge) if self.challenge else None,
+            windows_opened=self.windows_opened,
+            quiet_turns=self.quiet_turns,
+            rigged=self.rigged,
+            result=self.result,
+            winners=list(self.winners),
+            end_reason=self.end_reason,
+        )
+
+    # ----- queries used across the rules modules -----
+    @property
+    def seats(self) -> int:
+        return self.config.seats
+
+    def remaining(self) -> list[int]:
+        return [p.seat for p in self.players if not p.eliminated]
+
+    def turn_order_from(self, start: int) -> list[int]:
+        """Every seat, clockwise, starting with ``start`` (R23, R135)."""
+        n = self.seats
+        return [(start + i) % n for i in range(n)]
+
+    def in_turn_order(self, seats: list[int] | set[int]) -> list[int]:
+        """``seats`` sorted in turn order from the current player (R60, R135)."""
+        start = self.current if self.current is not None else (self.first_player or 0)
+        wanted = set(seats)
+        return [s for s in self.turn_order_from(start) if s in wanted]
+
+    def partner(self, seat: int) -> int | None:
+        """The other party of the TREATY, if ``seat`` is one of its two parties (R107, R108)."""
+        if self.treaty is None or self.quill is None or self.treaty == self.quill:
+            return None
+        if seat == self.treaty:
+            return self.quill
+        if seat == self.quill:
+            return self.treaty
+        return None
+
+    def owner_of(self, card_id: str) -> int | None:
+        for p in self.players:
+            for c in p.cards:
+                if c.id == card_id:
+                    return p.seat
+        return None
+
+    def all_card_ids(self) -> set[str]:
+        ids = {c.id for p in self.players for c in p.cards}
+        ids.update(c.id for c in self.deck)
+        for _, cards in self.years:
+            ids.update(c.id for c in cards)
+        return ids
+
+    def card_count(self) -> int:
+        return sum(len(p.cards) for p in self.players) + len(self.deck) + sum(len(c) for _, c in self.years)

@@ -1,0 +1,122 @@
+"""The six phases of a turn, elimination and victory (R23-R33, R122-R123, R9-R12, R161-R169, A36, A37)."""
+
+from __future__ import annotations
+
+from domain.everaegis import events as ev
+from domain.everaegis.cards import reveal
+from domain.everaegis.context import Ctx
+from domain.everaegis.items import discard_all_items
+from domain.everaegis.soldiers import change_soldiers
+from domain.everaegis.state import GameState
+
+DEFAULT_STALEMATE_ROUNDS = 10
+
+
+def stalemate_rounds(s: GameState) -> int:
+    """Game option ``stalemate_rounds`` (0 turns the ruling off); see docs/rulings.md, S1."""
+    value = s.config.options.get("stalemate_rounds", DEFAULT_STALEMATE_ROUNDS)
+    return int(value)
+
+
+def next_seat(s: GameState) -> int:
+    """The next remaining player clockwise (R23); eliminated players always skip (R25)."""
+    assert s.current is not None
+    for seat in [*s.turn_order_from(s.current)[1:], s.current]:
+        if not s.players[seat].eliminated:
+            return seat
+    raise AssertionError("no remaining player: the game should have ended")
+
+
+def phase_step(ctx: Ctx) -> None:
+    """Move the turn on by one step when no player decision is needed."""
+    s = ctx.state
+    seat = s.current
+    assert seat is not None
+    t = s.config.thresholds
+    phase = s.phase
+    if phase is None:
+        if s.players[seat].brigs:
+            # A37 ruling: a BRIG holder skips their next turn, then that BRIG is discarded
+            ctx.emit(ev.TurnSkipped(seat=seat, reason="BRIG (A37 ruling)"))
+            ctx.emit(ev.ItemDiscarded(seat=seat, item="BRIG", reason="served its skipped turn (A37 ruling)"))
+            return
+        ctx.emit(ev.PhaseBegan(seat=seat, phase="begin"))
+    elif phase == "begin":
+        if t.begin_soldier_loss:
+            change_soldiers(ctx, seat, -t.begin_soldier_loss, "plague (R169)")
+        ctx.emit(ev.PhaseBegan(seat=seat, phase="draw"))
+    elif phase == "draw":
+        ctx.emit(ev.PhaseBegan(seat=seat, phase="action"))
+    elif phase == "action":
+        assert s.action_done
+        ctx.emit(ev.PhaseBegan(seat=seat, phase="end"))
+    elif phase == "end":
+        ctx.emit(ev.PhaseBegan(seat=seat, phase="demise"))
+    elif phase == "demise":
+        demise(ctx)
+        if s.status == "finished":
+            return
+        if s.players[seat].eliminated:
+            ctx.emit(ev.TurnEnded(seat=seat, turn=s.turn))
+        else:
+            ctx.emit(ev.PhaseBegan(seat=seat, phase="conquest"))
+    elif phase == "conquest":
+        win = t.win_unrevealed
+        if win is not None and len(s.players[seat].unrevealed) >= win:  # R10, R31
+            end_game(ctx, "win", [seat], f"{win} or more unrevealed cards in the Conquest Phase (R9a, R31)")
+            return
+        ctx.emit(ev.TurnEnded(seat=seat, turn=s.turn))
+    elif phase == "over":
+        rounds = stalemate_rounds(s)
+        if rounds and s.quiet_turns >= rounds * len(s.remaining()):
+            end_game(ctx, "draw", [], f"stalemate: {rounds} rounds without a card gained, moved or flipped (service ruling S1)")
+            return
+        ctx.emit(ev.TurnBegan(seat=next_seat(s), turn=s.turn + 1))
+    else:  # pragma: no cover
+        raise AssertionError(phase)
+
+
+def doomed(s: GameState) -> list[tuple[int, str]]:
+    """R30: every player is checked, not only the current one; all who qualify go at once."""
+    t = s.config.thresholds
+    out = []
+    for seat in s.in_turn_order(s.remaining()):
+        p = s.players[seat]
+        if t.demise_revealed is not None and len(p.revealed) >= t.demise_revealed:
+            out.append((seat, f"{t.demise_revealed} or more revealed cards (R30, R122)"))
+        elif t.survival and not p.unrevealed:
+            out.append((seat, "only revealed cards, or no cards (R166)"))
+        elif t.zero_soldiers_eliminates and p.soldiers == 0:
+            out.append((seat, "no soldiers in the Demise Phase (R169)"))
+    return out
+
+
+def demise(ctx: Ctx) -> None:
+    s = ctx.state
+    for seat, reason in doomed(s):
+        eliminate(ctx, seat, reason)
+    check_last_remaining(ctx)
+
+
+def eliminate(ctx: Ctx, seat: int, reason: str) -> None:
+    """R123: takes no more turns, discards all items and soldiers, keeps their cards and reveals them all."""
+    s = ctx.state
+    ctx.emit(ev.PlayerEliminated(seat=seat, reason=reason))
+    for card in s.players[seat].unrevealed:
+        reveal(ctx, seat, card, full=True, reason="eliminated (R123)")
+    discard_all_items(ctx, seat, "eliminated (R123)")
+    change_soldiers(ctx, seat, -s.players[seat].soldiers, "eliminated (R123)")
+
+
+def check_last_remaining(ctx: Ctx) -> None:
+    """R11, R12, A36: the last remaining player wins at once; with none remaining the game is a draw."""
+    s = ctx.state
+    remaining = s.remaining()
+    if len(remaining) == 1:
+        end_game(ctx, "win", remaining, "the only player remaining (R11)")
+    elif not remaining:
+        end_game(ctx, "draw", [], "no players remaining (R12)")
+
+
+def end_game(ctx: Ctx, result: str, winners: list[int], reason: str) -> None:
+    ctx.emit(ev.GameEnded(result=result, winners=winners, reason=reason, seed=ctx.state.seed))

@@ -1,0 +1,84 @@
+"""War: Designate, Battle, Resolution, Casualties (R77-R85, A14, A26)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from domain.everaegis import events as ev
+from domain.everaegis.cards import reveal
+from domain.everaegis.context import Ctx
+from domain.everaegis.soldiers import casualties, change_soldiers
+from domain.everaegis.state import Card, GameState
+
+WALL_BONUS = 5  # R81: the WALL acts as 5 soldiers for a defender, in the Battle Phase only (A14)
+
+
+def reveal_choices(s: GameState) -> list[tuple[Card, ...]]:
+    """R83: the loser fully reveals 2 unrevealed cards of their choice (all of them if fewer)."""
+    war = s.act.war if s.act else None
+    assert war is not None and war.loser is not None
+    cards = s.players[war.loser].unrevealed
+    return list(combinations(cards, war.due))
+
+
+def war_step(ctx: Ctx) -> bool:
+    s = ctx.state
+    act = s.act
+    assert act is not None and act.war is not None
+    war = act.war
+    a, d = war.attacker, war.defender
+    if war.stage == "designate":
+        ctx.emit(ev.WarDesignated(attacker=a, defender=d))  # R79
+        return True
+    if war.stage == "battle":
+        att = s.players[a].soldiers
+        if att == 0:  # R75, R80
+            ctx.emit(ev.WarThwarted(attacker=a, defender=d, reason="the attacker has no soldiers (R75)"))
+            ctx.emit(ev.ActionThwarted(seat=act.declarer, action="war", reason="the attacker has no soldiers (R75)"))
+            return True
+        bonus = WALL_BONUS if s.wall == d else 0
+        dfn = s.players[d].soldiers + bonus
+        winner, loser = (a, d) if att > dfn else (d, a)  # R80: a tie goes to the defender
+        ctx.emit(
+            ev.WarBattle(
+                attacker=a,
+                defender=d,
+                attacker_strength=att,
+                defender_strength=dfn,
+                wall_bonus=bonus,
+                winner=winner,
+                loser=loser,
+            )
+        )
+        return True
+    if war.stage == "resolution":
+        assert war.loser is not None
+        if war.loser == d and s.wall == d:  # A14 ruling: a defender who loses discards the WALL
+            ctx.emit(ev.ItemDiscarded(seat=d, item="WALL", reason="lost a war as the defender (A14)"))
+        due = min(2, len(s.players[war.loser].unrevealed))
+        ctx.emit(ev.WarResolution(loser=war.loser, reveals_due=due))
+        return True
+    if war.stage == "reveal":
+        choices = reveal_choices(s)
+        if len(choices) == 1:
+            reveal_for_war(ctx, choices[0])
+            return True
+        return False
+    if war.stage == "casualties":
+        a_loss = casualties(s.players[a].soldiers)
+        d_loss = casualties(s.players[d].soldiers)
+        ctx.emit(ev.WarCasualties(attacker=a, defender=d, attacker_loss=a_loss, defender_loss=d_loss))
+        change_soldiers(ctx, a, -a_loss, "war casualties (R84)")
+        change_soldiers(ctx, d, -d_loss, "war casualties (R84)")
+        ctx.emit(ev.WarEnded(attacker=a, defender=d, winner=war.winner))
+        ctx.emit(ev.ActionCompleted(seat=act.declarer, action="war", outcome=f"seat {war.winner} won the war"))
+        return True
+    raise AssertionError(f"war stage {war.stage}")  # pragma: no cover
+
+
+def reveal_for_war(ctx: Ctx, cards: tuple[Card, ...]) -> None:
+    act = ctx.state.act
+    assert act is not None and act.war is not None and act.war.loser is not None
+    loser = act.war.loser
+    for card in cards:
+        reveal(ctx, loser, card, full=True, reason="war")

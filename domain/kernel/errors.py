@@ -1,0 +1,44 @@
+"""Errors as data: every refusal names the rule that forbids the command and what is legal instead."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DomainError(Exception):
+    """Base class of every refusal raised by a ruleset."""
+
+    status = "illegal"
+
+    def __init__(self, message: str, *, rule: str | None = None, legal: list[dict[str, Any]] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.legal = legal or []
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.status, "message": self.message, "rule": self.rule, "legal": self.legal}
+
+
+class IllegalCommand(DomainError):
+    """A well-formed command that the rules do not allow now (HTTP 422 later)."""
+
+    status = "illegal"
+
+
+class MalformedCommand(DomainError):
+    """A command that is not of any shape the ruleset understands (HTTP 400 later)."""
+
+    status = "malformed"
+
+
+class NotYourTurn(IllegalCommand):
+    """The seat has no open prompt that this command answers (HTTP 403 later)."""
+
+    status = "not_your_prompt"
+
+
+class GameOver(IllegalCommand):
+    """The game has ended; nothing more can be played (HTTP 409 later)."""
+
+    status = "finished"

@@ -1,0 +1,43 @@
+"""The ruleset protocol: what the service, the bots and the replay engine need from any game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from domain.kernel.events import Event
+from domain.kernel.prompts import Prompt
+from domain.kernel.redaction import Perspective
+
+
+class Ruleset(Protocol):
+    name: str
+
+    def make_config(self, spec: dict[str, Any]) -> Any:
+        """Validate a game's configuration (raise ``MalformedCommand`` with the rule that limits it)."""
+
+    def start(self, config: Any, seed: str, now: float | None = None) -> list[Event]:
+        """The events that set a game up, ending where the first decision is awaited."""
+
+    def decide(self, state: Any, command: dict[str, Any]) -> list[Event]:
+        """The events a command causes, or a ``DomainError`` naming the rule it breaks."""
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """The state after one event (a new object; ``state`` is not changed)."""
+
+    def fold(self, config: Any, events: Iterable[Event]) -> Any:
+        """The state after a whole log."""
+
+    def prompts(self, state: Any, seat: int | None = None) -> list[Prompt]:
+        """Every open decision, for one seat or all seats."""
+
+    def legal_commands(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        """Every command ``seat`` may submit now; each is accepted by ``decide`` as is."""
+
+    def view(self, state: Any, perspective: Perspective) -> dict[str, Any]:
+        """The table as a reader may know it."""
+
+    def redact(self, state: Any, event: dict[str, Any], perspective: Perspective) -> dict[str, Any]:
+        """One event as a reader may see it."""
+
+    def is_finished(self, state: Any) -> bool: ...

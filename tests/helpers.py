@@ -1,0 +1,85 @@
+"""A small test table: a game driven command by command, with shortcuts to find cards and prompts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis.config import make_config
+from domain.everaegis.decide import decide, start
+from domain.everaegis.evolve import apply, fold
+from domain.everaegis.prompts import legal_commands, prompts
+from domain.everaegis.redaction import view
+from domain.everaegis.state import GameState
+from domain.kernel.events import Event
+from domain.kernel.prompts import Prompt
+
+
+class Table:
+    """A game in a test. ``play`` submits a command; ``events`` is the whole log so far."""
+
+    def __init__(self, seats: int = 4, *, rig: dict[str, Any] | None = None, variants: str = "simpleton",
+                 seed: str = "test", reaction_seconds: float = 0, options: dict[str, Any] | None = None,
+                 names: list[str] | None = None, now: float | None = None):
+        self.config = make_config(seats=seats, variants=variants, reaction_seconds=reaction_seconds,
+                                  options=options, names=names or ())
+        self.events: list[Event] = start(self.config, seed, now=now, rig=rig)
+        self.state: GameState = fold(self.config, self.events)
+
+    # ----- playing -----
+    def play(self, command: dict[str, Any]) -> list[Event]:
+        new = decide(self.state, command)
+        for e in new:
+            apply(self.state, e)
+        self.events.extend(new)
+        return new
+
+    def declare(self, seat: int, action: str, **plan: Any) -> list[Event]:
+        return self.play({"type": "declare", "seat": seat, "action": action, **plan})
+
+    def react(self, seat: int, answer: str, means: str | None = None) -> list[Event]:
+        assert self.state.window is not None, "no window is open"
+        cmd: dict[str, Any] = {"type": "react", "seat": seat, "window": self.state.window.id, "answer": answer}
+        if means:
+            cmd["means"] = means
+        return self.play(cmd)
+
+    def pass_all(self) -> list[Event]:
+        """Everyone still asked in the open window passes, in turn order."""
+        out: list[Event] = []
+        while self.state.window is not None and self.state.window.waiting_for:
+            out += self.react(self.state.window.waiting_for[0], "pass")
+        return out
+
+    # ----- looking -----
+    def prompts(self, seat: int | None = None) -> list[Prompt]:
+        return prompts(self.state, seat)
+
+    def kinds(self, seat: int) -> list[str]:
+        return [p.kind for p in self.prompts(seat)]
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        return legal_commands(self.state, seat)
+
+    def view(self, perspective: Any) -> dict[str, Any]:
+        return view(self.state, perspective)
+
+    def card(self, seat: int, name: str, revealed: bool | None = None) -> str:
+        for c in self.state.players[seat].cards:
+            if c.name == name and (revealed is None or c.revealed == revealed):
+                return c.id
+        raise AssertionError(f"seat {seat} has no {name}")
+
+    def types(self, events: list[Event] | None = None) -> list[str]:
+        return [e.TYPE for e in (self.events if events is None else events)]
+
+    def of(self, type_name: str, events: list[Event] | None = None) -> list[Event]:
+        return [e for e in (self.events if events is None else events) if e.TYPE == type_name]
+
+    def soldiers(self, seat: int) -> int:
+        return self.state.players[seat].soldiers
+
+    def revealed(self, seat: int) -> list[str]:
+        return sorted(c.name for c in self.state.players[seat].cards if c.revealed)
+
+    def unrevealed(self, seat: int) -> list[str]:
+        return sorted(c.name for c in self.state.players[seat].cards if not c.revealed)
