@@ -19,6 +19,7 @@ from domain.kernel.events import Event, canonical_json
 class GameRecord:
     seed: str
     events: list[Event]
+    commands: list[dict[str, Any]]
     finished: bool
     result: str | None
     winners: list[int]
@@ -54,6 +55,7 @@ def play_game(*, seats: int, variants: str | list[str], seed: str, bots: list[st
         make_bot(bots[i % len(bots)], int.from_bytes(hashlib.sha256(f"{seed}#{i}".encode()).digest()[:8], "big"))
         for i in range(seats)
     ]
+    commands: list[dict[str, Any]] = []
     while state.status != "finished" and state.turn <= max_turns:
         needs = waiting(state)
         if not needs:
@@ -62,6 +64,7 @@ def play_game(*, seats: int, variants: str | list[str], seed: str, bots: list[st
         option = players[seat].choose(RULESET.view(state, seat), RULESET.prompts(state, seat))
         if option is None:
             raise AssertionError(f"bot at seat {seat} declined a blocking decision in game {seed}")
+        commands.append(option.command)
         new = RULESET.decide(state, option.command)
         for e in new:
             apply(state, e)  # decide returned events for exactly this state: fold them in place
@@ -69,6 +72,7 @@ def play_game(*, seats: int, variants: str | list[str], seed: str, bots: list[st
     return GameRecord(
         seed=seed,
         events=events,
+        commands=commands,
         finished=state.status == "finished",
         result=state.result,
         winners=list(state.winners),

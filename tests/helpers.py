@@ -17,11 +17,21 @@ from domain.kernel.prompts import Prompt
 class Table:
     """A game in a test. ``play`` submits a command; ``events`` is the whole log so far."""
 
-    def __init__(self, seats: int = 4, *, rig: dict[str, Any] | None = None, variants: str = "simpleton",
-                 seed: str = "test", reaction_seconds: float = 0, options: dict[str, Any] | None = None,
-                 names: list[str] | None = None, now: float | None = None):
-        self.config = make_config(seats=seats, variants=variants, reaction_seconds=reaction_seconds,
-                                  options=options, names=names or ())
+    def __init__(
+        self,
+        seats: int = 4,
+        *,
+        rig: dict[str, Any] | None = None,
+        variants: str = "simpleton",
+        seed: str = "test",
+        reaction_seconds: float = 0,
+        options: dict[str, Any] | None = None,
+        names: list[str] | None = None,
+        now: float | None = None,
+    ):
+        self.config = make_config(
+            seats=seats, variants=variants, reaction_seconds=reaction_seconds, options=options, names=names or ()
+        )
         self.events: list[Event] = start(self.config, seed, now=now, rig=rig)
         self.state: GameState = fold(self.config, self.events)
 
@@ -73,7 +83,7 @@ class Table:
         return [e.TYPE for e in (self.events if events is None else events)]
 
     def of(self, type_name: str, events: list[Event] | None = None) -> list[Event]:
-        return [e for e in (self.events if events is None else events) if e.TYPE == type_name]
+        return [e for e in (self.events if events is None else events) if type_name == e.TYPE]
 
     def soldiers(self, seat: int) -> int:
         return self.state.players[seat].soldiers

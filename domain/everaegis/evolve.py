@@ -131,6 +131,7 @@ def _dealt(s: GameState, e: ev.SetupDealt) -> None:
     for _ in range(e.cards_each):
         s.draw_queue.extend((seat, "setup") for seat in order)
     s.stage = "deal"
+    s.status = "active"  # from here on players make decisions (Quick reveals, Empty Deck choices)
 
 
 @_on(ev.SetupRevealsBegan)

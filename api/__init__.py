@@ -1,0 +1,1 @@
+"""The REST API (Flask + marshmallow). Built by the service issue; empty until then."""

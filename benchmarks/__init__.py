@@ -1,0 +1,1 @@
+"""Benchmarks: run with ``aegis bench [suite]``; never part of the test suite."""
