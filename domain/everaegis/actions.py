@@ -80,16 +80,16 @@ def _temple_options(s: GameState, seat: int, partner: int | None, remaining: lis
 
 def _mason_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
     """RULINGS (A18): discard up to 2 ITEMS in play, or give the WALL to any player."""
-    refs = sorted(ref for ref, holder in items_in_play(s) if holder != partner)
+    pieces = sorted(ref for ref, holder in items_in_play(s) if holder != partner)
     out = [Option("Mason: discard nothing", _declare(seat, "mason", discard=[]), "mason")]
-    for k in (1, 2):
-        for combo in combinations(refs, k):
-            if k == 2 and combo[0] == combo[1]:
-                continue
-            label = "Mason: discard " + " and ".join(_item_label(s, r) for r in combo)
-            out.append(Option(label, _declare(seat, "mason", discard=list(combo)), "mason"))
+    # one option per distinct choice: a player holding 2 BRIGS may lose both (two pieces, one reference)
+    choices = sorted({(ref,) for ref in pieces} | set(combinations(pieces, 2)))
+    for combo in choices:
+        label = "Mason: discard " + " and ".join(_item_label(s, r) for r in combo)
+        out.append(Option(label, _declare(seat, "mason", discard=list(combo)), "mason"))
+    wall_with_partner = partner is not None and s.wall == partner  # R107: the partner cannot be affected
     for r in remaining:
-        if r != s.wall and r != partner and s.wall != partner:
+        if r != s.wall and r != partner and not wall_with_partner:
             out.append(Option(f"Mason: give the WALL to {_name(s, r)}", _declare(seat, "mason", give_wall=r), "mason"))
     return out
 
@@ -119,8 +119,10 @@ def _library_options(s: GameState, seat: int, partner: int | None, remaining: li
         if not pair:
             continue
         out.append(Option(describe(pair), _declare(seat, "library", sanctions=list(pair)), "library"))
+    if partner is not None and s.treaty == partner:
+        return out  # R107: the TREATY would be taken from the declarer's own partner
     for r in remaining:
-        if r != seat and r != s.treaty:
+        if r != seat and r != s.treaty and r != partner:
             out.append(Option(f"Library: give {_name(s, r)} the TREATY", _declare(seat, "library", treaty=r), "library"))
     return out
 

@@ -8,8 +8,31 @@ from typing import Any
 from domain.kernel.errors import MalformedCommand
 
 VARIANTS = ("simpleton", "quick", "long", "plague", "survival")
-# Game options and the ruling each one sets (docs/rulings.md)
-OPTIONS = {"stalemate_rounds": "S1"}
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """A table preference the rulings leave open (docs/rulings.md): its ruling id, default and range."""
+
+    ruling: str
+    default: int
+    low: int
+    high: int
+    help: str
+
+
+OPTIONS = {
+    "stalemate_rounds": GameOption(
+        "S1", 10, 0, 1000, "full rounds with no card gained, moved or flipped before the game is drawn; 0: never"
+    ),
+    "brig_skips_turn": GameOption(
+        "A37",
+        1,
+        0,
+        1,
+        "1: a BRIG holder skips their next turn, then that BRIG is discarded; 0: the BRIG stays and only blocks calls",
+    ),
+}
 MIN_SEATS, MAX_SEATS = 3, 10
 
 
@@ -33,6 +56,10 @@ class Config:
     first_player: int | None = None
     names: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+
+    def option(self, name: str) -> int:
+        """The value of a game option: the one given at creation, or its default."""
+        return int(self.options.get(name, OPTIONS[name].default))
 
     @property
     def thresholds(self) -> Thresholds:
@@ -110,14 +137,15 @@ def make_config(
         raise MalformedCommand(f"first_player must be a seat from 0 to {seats - 1}", rule="R18")
     names = tuple(str(n) for n in (names or ()))
     if names and len(names) != seats:
-        raise MalformedCommand("give one name per seat, or none", rule="R17")
+        raise MalformedCommand("give one name per seat, or none")
     if options is not None and not isinstance(options, dict):
         raise MalformedCommand("options must be an object", rule=None)
     for name, value in (options or {}).items():
         if name not in OPTIONS:
             raise MalformedCommand(f"unknown option {name!r}; options: {', '.join(OPTIONS)}")
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise MalformedCommand(f"option {name} must be a whole number, 0 or more", rule=OPTIONS[name])
+        spec = OPTIONS[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not spec.low <= value <= spec.high:
+            raise MalformedCommand(f"option {name} must be a whole number from {spec.low} to {spec.high}", rule=spec.ruling)
     return Config(
         seats=seats,
         variants=parse_variants(variants),

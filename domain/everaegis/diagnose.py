@@ -19,7 +19,8 @@ def diagnose(s: GameState, cmd: dict[str, Any], same_kind: list[Prompt], all_ope
     seat = cmd["seat"]
     legal = _legal(all_open)
     if not all_open or (all(p.free for p in all_open) and cmd["type"] != "give_soldiers"):
-        return NotYourTurn(_nobody_waits_for(s, seat), rule="R24", legal=legal)
+        rule, why = _nobody_waits_for(s, seat, cmd)
+        return NotYourTurn(why, rule=rule, legal=legal)
     if not same_kind:
         kinds = ", ".join(sorted({p.kind for p in all_open}))
         return IllegalCommand(
@@ -31,10 +32,23 @@ def diagnose(s: GameState, cmd: dict[str, Any], same_kind: list[Prompt], all_ope
     return IllegalCommand(why, rule=rule, legal=legal)
 
 
-def _nobody_waits_for(s: GameState, seat: int) -> str:
+def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any]) -> tuple[str, str]:
+    """The rule that keeps ``seat`` out of the game's decisions right now, and why."""
     if s.players[seat].eliminated:
-        return "you are eliminated: an eliminated player takes no part (R123)"
-    return "nothing is asked of you now; see your view's prompts"
+        return "R123", "you are eliminated: an eliminated player takes no part"
+    w = s.window
+    if cmd["type"] == "react" and w is not None and cmd.get("window") == w.id:
+        if seat == w.claimant:
+            return "R67", "you made this claim: you cannot react to it"
+        if seat in w.answers:
+            return "A1", "you have already answered in this window"
+        if s.partner(w.claimant) == seat:
+            return "R107", "TREATY parties cannot call each other's bluffs"
+        if s.players[seat].brigs:
+            return "A37", "a BRIG holder cannot call bluffs"
+    if cmd["type"] == "give_soldiers" and s.partner(seat) is not None:
+        return "R107", "a player within a war cannot give away their soldiers"
+    return "R24", "nothing is asked of you now; see your view's prompts"
 
 
 _REASONS = {

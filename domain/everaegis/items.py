@@ -14,15 +14,14 @@ from domain.everaegis.state import GameState
 
 
 def items_in_play(s: GameState) -> list[tuple[str, int]]:
-    """Every item some remaining or eliminated player holds, as (reference, holder)."""
+    """Every item piece some player holds, as (reference, holder): a player's BRIGS appear once each."""
     out: list[tuple[str, int]] = []
     if s.wall is not None:
         out.append(("WALL", s.wall))
     if s.treaty is not None:
         out.append(("TREATY", s.treaty))
     for p in s.players:
-        if p.brigs:
-            out.append((f"BRIG@{p.seat}", p.seat))
+        out.extend((f"BRIG@{p.seat}", p.seat) for _ in range(p.brigs))
         for action in p.sanctions:
             out.append((f"SANCTION@{p.seat}:{action}", p.seat))
     return out

@@ -9,14 +9,6 @@ from domain.everaegis.items import discard_all_items
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import GameState
 
-DEFAULT_STALEMATE_ROUNDS = 10
-
-
-def stalemate_rounds(s: GameState) -> int:
-    """Game option ``stalemate_rounds`` (0 turns the ruling off); see docs/rulings.md, S1."""
-    value = s.config.options.get("stalemate_rounds", DEFAULT_STALEMATE_ROUNDS)
-    return int(value)
-
 
 def next_seat(s: GameState) -> int:
     """The next remaining player clockwise (R23); eliminated players always skip (R25)."""
@@ -35,8 +27,8 @@ def phase_step(ctx: Ctx) -> None:
     t = s.config.thresholds
     phase = s.phase
     if phase is None:
-        if s.players[seat].brigs:
-            # A37 ruling: a BRIG holder skips their next turn, then that BRIG is discarded
+        if s.players[seat].brigs and s.config.option("brig_skips_turn"):
+            # A37 ruling (game option brig_skips_turn): a BRIG holder skips their next turn, then that BRIG is discarded
             ctx.emit(ev.TurnSkipped(seat=seat, reason="BRIG (A37 ruling)"))
             ctx.emit(ev.ItemDiscarded(seat=seat, item="BRIG", reason="served its skipped turn (A37 ruling)"))
             return
@@ -67,7 +59,7 @@ def phase_step(ctx: Ctx) -> None:
             return
         ctx.emit(ev.TurnEnded(seat=seat, turn=s.turn))
     elif phase == "over":
-        rounds = stalemate_rounds(s)
+        rounds = s.config.option("stalemate_rounds")  # ruling S1, a game option (0: off)
         if rounds and s.quiet_turns >= rounds * len(s.remaining()):
             end_game(ctx, "draw", [], f"stalemate: {rounds} rounds without a card gained, moved or flipped (service ruling S1)")
             return
