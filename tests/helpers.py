@@ -54,9 +54,12 @@ class Table:
         return self.play(cmd)
 
     def pass_all(self) -> list[Event]:
-        """Everyone still asked in the open window passes, in turn order."""
+        """Everyone still asked in the open window passes, in turn order (a window opened next is left open)."""
         out: list[Event] = []
-        while self.state.window is not None and self.state.window.waiting_for:
+        window = self.state.window
+        while window is not None and self.state.window is not None and self.state.window.id == window.id:
+            if not self.state.window.waiting_for:
+                break
             out += self.react(self.state.window.waiting_for[0], "pass")
         return out
 
