@@ -1,6 +1,7 @@
 """``aegis``: the command line of the Aegis game service.
 
-Subcommands: ``simulate`` (play complete games with bots, in-process) and ``bench`` (benchmarks).
+Subcommands: ``serve`` (the REST API), ``play`` (a game against bots through the API), ``simulate``
+(play complete games with bots, in-process) and ``bench`` (benchmarks).
 Run ``aegis <command> --help`` for each one's options.
 """
 
@@ -10,6 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from cli import play, serve
 from domain.bots import BOTS
 from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
 from domain.kernel.errors import DomainError
@@ -58,6 +60,8 @@ def _bench(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aegis", description="Aegis: an event-sourced Ever Aegis game service.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    serve.add_parser(sub)
+    play.add_parser(sub)
 
     sim = sub.add_parser(
         "simulate",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.everaegis.state import GameState
-from domain.kernel.errors import DomainError, IllegalCommand, NotYourTurn
+from domain.kernel.errors import DomainError, IllegalCommand, NotYourTurn, TooLate
 from domain.kernel.prompts import Prompt
 
 MAX_LISTED = 200
@@ -18,6 +18,9 @@ def _legal(prompts: list[Prompt]) -> list[dict[str, Any]]:
 def diagnose(s: GameState, cmd: dict[str, Any], same_kind: list[Prompt], all_open: list[Prompt]) -> DomainError:
     seat = cmd["seat"]
     legal = _legal(all_open)
+    window = cmd.get("window") if cmd["type"] == "react" else None
+    if isinstance(window, int) and 0 < window <= s.windows_opened and (s.window is None or s.window.id != window):
+        return TooLate(f"reaction window {window} is already closed", rule="A1", legal=legal)
     if not all_open or (all(p.free for p in all_open) and cmd["type"] != "give_soldiers"):
         rule, why = _nobody_waits_for(s, seat, cmd)
         return NotYourTurn(why, rule=rule, legal=legal)

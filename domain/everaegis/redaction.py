@@ -13,14 +13,14 @@ from typing import Any
 
 from domain.everaegis.flow import waiting
 from domain.everaegis.state import Card, GameState
-from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, redact_event
+from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader, redact_event
 
 __all__ = ["OMNISCIENT", "SPECTATOR", "effective", "redact", "view"]
 
 
 def effective(state: GameState, perspective: Perspective) -> Perspective:
     """Everyone reads omnisciently once the game is finished (A53 ruling)."""
-    return OMNISCIENT if state.status == "finished" else perspective
+    return reader(perspective, finished=state.status == "finished")
 
 
 def redact(state: GameState, event: dict[str, Any], perspective: Perspective) -> dict[str, Any]:

@@ -39,7 +39,8 @@ def _seat(value: Any, seats: int, what: str) -> int:
 def _name(value: Any, what: str) -> str:
     if not isinstance(value, str) or value.title() not in BUILDINGS:
         raise MalformedCommand(
-            f"rig: {what}: {value!r} is not a building card ({', '.join(BUILDINGS)}); Simpleton has no estate cards (R162)"
+            f"rig: {what}: {value!r} is not a building card ({', '.join(BUILDINGS)}); Simpleton has no estate cards",
+            rule="R162",
         )
     return value.title()
 
@@ -66,7 +67,7 @@ def validate(rig: Any, seats: int) -> dict[str, Any]:
     used = Counter(deck) + Counter(n for cards in hands.values() for n, _ in cards) + Counter(n for y in years for n in y)
     for name, n in used.items():
         if n > CATALOG.building_count[name]:
-            raise MalformedCommand(f"rig: {n} {name} cards placed, but the game has {CATALOG.building_count[name]} (R2)")
+            raise MalformedCommand(f"rig: {n} {name} cards placed, but the game has {CATALOG.building_count[name]}", rule="R2")
     soldiers = {_seat(k, seats, "soldiers"): v for k, v in (rig.get("soldiers") or {}).items()}
     for seat, v in soldiers.items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:

@@ -7,8 +7,10 @@ from typing import Any
 
 from domain.everaegis import decide as _decide
 from domain.everaegis import evolve as _evolve
+from domain.everaegis import flow as _flow
 from domain.everaegis import prompts as _prompts
 from domain.everaegis import redaction as _redaction
+from domain.everaegis import rig as _rig
 from domain.everaegis.config import Config, make_config
 from domain.everaegis.state import GameState
 from domain.kernel.events import Event
@@ -32,11 +34,17 @@ class EverAegis:
     def start(self, config: Config, seed: str, now: float | None = None, rig: dict[str, Any] | None = None) -> list[Event]:
         return _decide.start(config, seed, now, rig)
 
+    def validate_rig(self, rig: Any, seats: int) -> dict[str, Any]:
+        return _rig.validate(rig, seats)
+
     def decide(self, state: GameState, command: dict[str, Any]) -> list[Event]:
         return _decide.decide(state, command)
 
     def evolve(self, state: GameState, event: Event) -> GameState:
         return _evolve.evolve(state, event)
+
+    def apply(self, state: GameState, event: Event) -> None:
+        _evolve.apply(state, event)
 
     def fold(self, config: Config, events: Iterable[Event]) -> GameState:
         return _evolve.fold(config, events)
@@ -55,6 +63,18 @@ class EverAegis:
 
     def is_finished(self, state: GameState) -> bool:
         return state.status == "finished"
+
+    def awaited(self, state: GameState) -> list[tuple[int, str]]:
+        return [(n.seat, n.kind) for n in _flow.waiting(state)]
+
+    def deadline(self, state: GameState) -> tuple[int, float] | None:
+        w = state.window
+        if state.status != "active" or w is None or w.deadline is None:
+            return None
+        return w.id, w.deadline
+
+    def close_command(self, window: int, at: float) -> dict[str, Any]:
+        return {"type": "close_window", "window": window, "at": at}
 
 
 RULESET = EverAegis()

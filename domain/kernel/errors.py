@@ -38,6 +38,12 @@ class NotYourTurn(IllegalCommand):
     status = "not_your_prompt"
 
 
+class TooLate(IllegalCommand):
+    """The command answers a decision that is already settled, e.g. a window closed by its deadline (HTTP 409)."""
+
+    status = "too_late"
+
+
 class GameOver(IllegalCommand):
     """The game has ended; nothing more can be played (HTTP 409 later)."""
 

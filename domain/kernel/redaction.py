@@ -39,3 +39,8 @@ def redact_event(data: dict[str, Any], perspective: Perspective) -> dict[str, An
             del out[name]
     # The audience lists themselves say who knows; they are not secret.
     return out
+
+
+def reader(perspective: Perspective, *, finished: bool) -> Perspective:
+    """Who the reader effectively is: once a game is over everything is public (A53 ruling)."""
+    return OMNISCIENT if finished else perspective

@@ -16,14 +16,20 @@ class Ruleset(Protocol):
     def make_config(self, spec: dict[str, Any]) -> Any:
         """Validate a game's configuration (raise ``MalformedCommand`` with the rule that limits it)."""
 
-    def start(self, config: Any, seed: str, now: float | None = None) -> list[Event]:
-        """The events that set a game up, ending where the first decision is awaited."""
+    def start(self, config: Any, seed: str, now: float | None = None, rig: dict[str, Any] | None = None) -> list[Event]:
+        """The events that set a game up, ending where the first decision is awaited (``rig``: a chosen position)."""
+
+    def validate_rig(self, rig: Any, seats: int) -> dict[str, Any]:
+        """Check a rigged setup before it is stored (raise ``MalformedCommand`` naming what is wrong)."""
 
     def decide(self, state: Any, command: dict[str, Any]) -> list[Event]:
         """The events a command causes, or a ``DomainError`` naming the rule it breaks."""
 
     def evolve(self, state: Any, event: Event) -> Any:
         """The state after one event (a new object; ``state`` is not changed)."""
+
+    def apply(self, state: Any, event: Event) -> None:
+        """Apply one event to a state the caller owns, in place (the fast path of ``evolve``)."""
 
     def fold(self, config: Any, events: Iterable[Event]) -> Any:
         """The state after a whole log."""
@@ -41,3 +47,12 @@ class Ruleset(Protocol):
         """One event as a reader may see it."""
 
     def is_finished(self, state: Any) -> bool: ...
+
+    def awaited(self, state: Any) -> list[tuple[int, str]]:
+        """(seat, prompt kind) of every decision the game waits for (free prompts excluded)."""
+
+    def deadline(self, state: Any) -> tuple[int, float] | None:
+        """(window id, time) of the open reaction window's deadline, if there is one."""
+
+    def close_command(self, window: int, at: float) -> dict[str, Any]:
+        """The service's command that closes a window whose deadline has passed."""

@@ -1,0 +1,109 @@
+"""Game routes: lobby, play and read. Each route loads its body with a schema, calls the service and
+dumps its answer with a schema; refusals become problems (``api/problems.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import Blueprint, Response, current_app, json, request, url_for
+from marshmallow import Schema
+
+from api import schemas
+from service.errors import BadRequest, NotFound, Unauthorized
+from service.games import GameService
+
+bp = Blueprint("games", __name__, url_prefix="/api/games")
+MAX_KEY = 200
+
+
+def service() -> GameService:
+    return current_app.extensions["aegis"]
+
+
+def token() -> str | None:
+    """The bearer token, if any. A malformed Authorization header is refused, not ignored."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        raise Unauthorized("use 'Authorization: Bearer <token>'")
+    return value.strip()
+
+
+def game_id(raw: str) -> UUID:
+    try:
+        return UUID(raw)
+    except ValueError:
+        raise NotFound(f"no game {raw!r}") from None
+
+
+def body(schema: Schema) -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None and not request.data:
+        data = {}
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a JSON object")
+    return schema.load(data)
+
+
+def answer(schema: Schema, data: Any, status: int = 200, **headers: str) -> Response:
+    return Response(json.dumps(schema.dump(data)), status=status, mimetype="application/json", headers=headers)
+
+
+@bp.post("")
+def create_game() -> Response:
+    spec = body(schemas.CreateGameIn())
+    gid, host_token = service().create_game(spec)
+    location = url_for("games.view", gid=str(gid))
+    return answer(schemas.CreatedOut(), {"id": str(gid), "host_token": host_token}, 201, Location=location)
+
+
+@bp.get("")
+def list_games() -> Response:
+    query = schemas.GamesQuery().load(request.args.to_dict())
+    offset, limit = query.pop("offset"), query.pop("limit")
+    games, total = current_app.extensions["aegis.lobby"].query(**query, offset=offset, limit=limit)
+    return answer(schemas.GamesOut(), {"games": games, "total": total, "offset": offset, "limit": limit})
+
+
+@bp.post("/<gid>/seats")
+def take_seat(gid: str) -> Response:
+    data = body(schemas.TakeSeatIn())
+    seat, tok = service().take_seat(game_id(gid), name=data.get("name"), bot=data.get("bot"))
+    return answer(schemas.SeatOut(), {"seat": seat, "token": tok, "bot": data.get("bot")}, 201)
+
+
+@bp.post("/<gid>/start")
+def start(gid: str) -> Response:
+    body(schemas.Strict())
+    seq = service().start(game_id(gid), token())
+    return answer(schemas.StartedOut(), {"id": gid, "status": "active", "seq": seq})
+
+
+@bp.get("/<gid>/view")
+def view(gid: str) -> Response:
+    return answer(schemas.ViewOut(), service().view(game_id(gid), token()))
+
+
+@bp.post("/<gid>/commands")
+def command(gid: str) -> Response:
+    data = body(schemas.CommandIn())
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= MAX_KEY:
+        raise BadRequest(f"an Idempotency-Key has 1 to {MAX_KEY} characters")
+    tok = token()
+    if tok is None:
+        raise Unauthorized("commands need a seat token (Authorization: Bearer <token>)")
+    seq, events, replayed = service().submit(game_id(gid), tok, data, key)
+    headers = {"Idempotent-Replayed": "true"} if replayed else {}
+    return answer(schemas.CommandOut(), {"seq": seq, "events": events}, 200, **headers)
+
+
+@bp.get("/<gid>/events")
+def events(gid: str) -> Response:
+    query = schemas.EventsQuery().load(request.args.to_dict())
+    found, seq = service().events(game_id(gid), token(), query["after"], query["limit"])
+    next_after = found[-1]["seq"] if found else query["after"]
+    return answer(schemas.EventsOut(), {"seq": seq, "events": found, "next_after": next_after})

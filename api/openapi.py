@@ -1,0 +1,144 @@
+"""The OpenAPI 3 document, generated from the marshmallow schemas in ``api/schemas.py``, and a docs page."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import Blueprint, Response, json
+
+from api import schemas
+
+bp = Blueprint("openapi", __name__, url_prefix="/api")
+DOCS_PAGE = Path(__file__).with_name("static") / "docs.html"
+
+GAME_ID = {"name": "gid", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}
+BEARER = [{"bearer": []}]
+OPTIONAL_BEARER = [{"bearer": []}, {}]
+
+
+def _json(schema: Any) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _problems(*codes: int) -> dict[str, Any]:
+    text = {
+        400: "malformed body or query",
+        401: "missing or unknown token",
+        403: "not your seat, or not your prompt",
+        404: "no such game",
+        409: "stale expected_seq, a conflicting command, not started or already finished",
+        422: "illegal by the rules: the problem names the rule and lists the legal commands",
+    }
+    return {str(c): {"description": text[c], "content": {"application/problem+json": {"schema": "ProblemOut"}}} for c in codes}
+
+
+PATHS: dict[str, dict[str, Any]] = {
+    "/api/games": {
+        "post": {
+            "summary": "Create a game",
+            "requestBody": _json("CreateGameIn"),
+            "responses": {"201": {"description": "created", **_json("CreatedOut")}, **_problems(400)},
+        },
+        "get": {
+            "summary": "List games, newest first",
+            "parameters": [{"in": "query", "schema": "GamesQuery"}],
+            "responses": {"200": {"description": "one page of games", **_json("GamesOut")}, **_problems(400)},
+        },
+    },
+    "/api/games/{gid}/seats": {
+        "post": {
+            "summary": "Take a seat as a player ({name}) or add a bot ({bot})",
+            "parameters": [GAME_ID],
+            "requestBody": _json("TakeSeatIn"),
+            "responses": {"201": {"description": "your seat and its token", **_json("SeatOut")}, **_problems(400, 404, 409)},
+        }
+    },
+    "/api/games/{gid}/start": {
+        "post": {
+            "summary": "Start the game (host token)",
+            "parameters": [GAME_ID],
+            "security": BEARER,
+            "responses": {"200": {"description": "started", **_json("StartedOut")}, **_problems(401, 403, 404, 409)},
+        }
+    },
+    "/api/games/{gid}/view": {
+        "get": {
+            "summary": "The table as you may know it, with your open prompts (no token: a spectator)",
+            "parameters": [GAME_ID],
+            "security": OPTIONAL_BEARER,
+            "responses": {"200": {"description": "your view", **_json("ViewOut")}, **_problems(401, 404)},
+        }
+    },
+    "/api/games/{gid}/commands": {
+        "post": {
+            "summary": "Submit a command: post a prompt option's command as is",
+            "parameters": [
+                GAME_ID,
+                {
+                    "name": "Idempotency-Key",
+                    "in": "header",
+                    "required": False,
+                    "schema": {"type": "string", "maxLength": 200},
+                    "description": "a retry with the same key returns the first answer and stores nothing new",
+                },
+            ],
+            "security": BEARER,
+            "requestBody": _json("CommandIn"),
+            "responses": {
+                "200": {"description": "the events your command caused, as you may see them", **_json("CommandOut")},
+                **_problems(400, 401, 403, 404, 409, 422),
+            },
+        }
+    },
+    "/api/games/{gid}/events": {
+        "get": {
+            "summary": "Events after a seq, as you may see them",
+            "parameters": [GAME_ID, {"in": "query", "schema": "EventsQuery"}],
+            "security": OPTIONAL_BEARER,
+            "responses": {"200": {"description": "events", **_json("EventsOut")}, **_problems(400, 401, 404)},
+        }
+    },
+    "/healthz": {"get": {"summary": "The process is up", "responses": {"200": {"description": "ok", **_json("HealthOut")}}}},
+    "/readyz": {
+        "get": {
+            "summary": "The event store answers",
+            "responses": {
+                "200": {"description": "ready", **_json("HealthOut")},
+                "503": {"description": "the store does not answer", **_json("HealthOut")},
+            },
+        }
+    },
+}
+
+
+@cache
+def document() -> dict[str, Any]:
+    spec = APISpec(
+        title="Aegis",
+        version="0.1.0",
+        openapi_version="3.0.3",
+        plugins=[MarshmallowPlugin()],
+        info={"description": "An event-sourced game service for Ever Aegis. Errors are RFC 7807 problem+json."},
+    )
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for name in dir(schemas):
+        obj = getattr(schemas, name)
+        if isinstance(obj, type) and issubclass(obj, schemas.Schema) and name.endswith(("In", "Out", "Query")):
+            spec.components.schema(name, schema=obj)
+    for path, operations in PATHS.items():
+        spec.path(path=path, operations=operations)
+    return spec.to_dict()
+
+
+@bp.get("/openapi.json")
+def openapi_json() -> Response:
+    return Response(json.dumps(document()), mimetype="application/json")
+
+
+@bp.get("/docs")
+def docs() -> Response:
+    return Response(DOCS_PAGE.read_text(), mimetype="text/html")

@@ -1,0 +1,151 @@
+"""``aegis play``: a whole game against bots through the REST API, in the terminal.
+
+It knows nothing but the public contract: create a game, take a seat, add bots, start, then show your
+prompts and post the option you pick. ``--auto`` picks for you (a demo, and how the tests drive it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+import urllib.error
+import urllib.request
+from typing import Any, TextIO
+
+from domain.bots import BOTS
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, problem: dict[str, Any]):
+        super().__init__(problem.get("detail", str(status)))
+        self.status = status
+        self.problem = problem
+
+
+class Client:
+    def __init__(self, base: str):
+        self.base = base.rstrip("/")
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return json.loads(resp.read() or b"{}")
+        except urllib.error.HTTPError as err:
+            raw = err.read()
+            try:
+                problem = json.loads(raw)
+            except ValueError:
+                problem = {"detail": raw.decode(errors="replace")}
+            raise ApiError(err.code, problem) from None
+
+
+def describe(view: dict[str, Any]) -> str:
+    table = view.get("table") or {}
+    lines = [f"-- turn {table.get('turn')} · {table.get('phase')} phase · seq {view['seq']} --"]
+    for p in table.get("players", []):
+        cards = " ".join(c.get("name", "?") + ("*" if c["revealed"] else "") for c in p["cards"]) or "-"
+        flags = " (eliminated)" if p["eliminated"] else ""
+        items = (" items: " + ", ".join(p["items"])) if p.get("items") else ""
+        sanctions = (" sanctioned: " + ", ".join(p["sanctions"])) if p.get("sanctions") else ""
+        me = " <- you" if p["seat"] == view.get("you") else ""
+        lines.append(f"  {p['seat']} {p['name']}{flags}: {p['soldiers']} soldiers; cards {cards}{items}{sanctions}{me}")
+    lines.append(f"  deck {table.get('deck', {}).get('size')} cards; * = revealed, ? = unknown to you")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if any(b not in BOTS for b in bots):
+        print(f"aegis play: bots are {', '.join(BOTS)}", file=sys.stderr)
+        return 2
+    api = Client(args.url)
+    rng = random.Random(args.seed)
+    try:
+        spec: dict[str, Any] = {"seats": args.seats, "variant": args.variant, "reaction_seconds": 0}
+        if args.seed is not None:
+            spec["seed"] = str(args.seed)
+        game = api.call("POST", "/api/games", spec)
+        gid = game["id"]
+        me = api.call("POST", f"/api/games/{gid}/seats", {"name": args.name})
+        for i in range(args.seats - 1):
+            api.call("POST", f"/api/games/{gid}/seats", {"bot": bots[i % len(bots)]})
+        api.call("POST", f"/api/games/{gid}/start", {}, token=game["host_token"])
+        print(f"game {gid}: you are seat {me['seat']} against {args.seats - 1} bot(s)", file=out)
+        moves = 0
+        while True:
+            view = api.call("GET", f"/api/games/{gid}/view", token=me["token"])
+            if view["status"] == "finished":
+                result = view["table"]["result"]
+                winners = ", ".join(view["seats"][w]["name"] for w in result["winners"]) or "nobody"
+                print(describe(view), file=out)
+                print(f"game over: {result['result']}, won by {winners} ({result['reason']}) after {moves} move(s)", file=out)
+                return 0
+            prompts = [p for p in view["prompts"] if not p["free"]]
+            if not prompts:
+                time.sleep(0.2)  # waiting for a deadline or another player
+                continue
+            prompt = prompts[0]
+            options = prompt["options"]
+            if args.auto:
+                choice = rng.randrange(len(options))
+            else:
+                print(describe(view), file=out)
+                print(prompt["text"], file=out)
+                for i, o in enumerate(options):
+                    print(f"  [{i}] {o['label']}", file=out)
+                choice = _ask(len(options), out, inp)
+                if choice is None:
+                    print("bye: the game stays on the server", file=out)
+                    return 0
+            result = api.call("POST", f"/api/games/{gid}/commands", options[choice]["command"], token=me["token"])
+            moves += 1
+            if not args.auto:
+                for e in result["events"]:
+                    print("   ", _event_line(e), file=out)
+    except ApiError as err:
+        print(f"aegis play: the service refused ({err.status}): {err}", file=sys.stderr)
+        return 1
+    except urllib.error.URLError as err:
+        print(f"aegis play: cannot reach {args.url} ({err.reason}); start it with 'aegis serve'", file=sys.stderr)
+        return 1
+
+
+def _ask(n: int, out: TextIO, inp: TextIO) -> int | None:
+    while True:
+        print(f"your choice (0-{n - 1}, q to quit): ", end="", file=out, flush=True)
+        line = inp.readline()
+        if not line or line.strip().lower() in ("q", "quit"):
+            return None
+        if line.strip().isdigit() and int(line) < n:
+            return int(line)
+        print("  that is not one of the options", file=out)
+
+
+def _event_line(e: dict[str, Any]) -> str:
+    rest = {k: v for k, v in e.items() if k not in ("type", "seq")}
+    return f"{e['seq']:>4} {e['type']} {json.dumps(rest, sort_keys=True)[:140]}"
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a game against bots in the terminal, through the REST API",
+        description="Create a game on a running service (see 'aegis serve'), take a seat, fill the others with bots "
+        "and play it to the end by choosing among your prompt's options.",
+    )
+    p.add_argument("--url", default="http://127.0.0.1:8000", help="the service (default http://127.0.0.1:8000)")
+    p.add_argument("--seats", type=int, default=4, help="seats, you included (default 4)")
+    p.add_argument("--variant", default="simpleton", help="variants joined with '+' (default simpleton)")
+    p.add_argument("--bots", default="random,cautious", help="bots for the other seats, repeated (default random,cautious)")
+    p.add_argument("--name", default="You", help="your name at the table (default You)")
+    p.add_argument("--seed", default=None, help="the game's seed (default: random)")
+    p.add_argument("--auto", action="store_true", help="pick your options at random instead of asking")
+    p.set_defaults(run=run)

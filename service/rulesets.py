@@ -1,0 +1,24 @@
+"""The rulesets the service can host, by name (a ruleset is a plug-in: see ``domain.kernel.ruleset``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis import events as everaegis_events
+from domain.everaegis.ruleset import RULESET as EVER_AEGIS
+from domain.kernel.errors import MalformedCommand
+from domain.kernel.events import Event
+
+RULESETS: dict[str, Any] = {EVER_AEGIS.name: EVER_AEGIS}
+EVENT_TYPES: dict[str, list[type[Event]]] = {
+    EVER_AEGIS.name: [
+        cls for cls in vars(everaegis_events).values() if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
+    ]
+}
+
+
+def ruleset_named(name: str) -> Any:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise MalformedCommand(f"unknown ruleset {name!r}; this service hosts: {', '.join(RULESETS)}") from None

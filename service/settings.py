@@ -1,0 +1,75 @@
+"""Configuration from environment variables only, each with a default that needs nothing installed.
+
+Every variable here is listed in the README. The ``eventsourcing`` library reads its own
+(``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``, ``POSTGRES_*``, ``AGGREGATE_CACHE_MAXSIZE``); this module
+only fills in the embedded defaults: a SQLite file under ``./var/``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from domain.kernel.errors import MalformedCommand
+
+SQLITE = "eventsourcing.sqlite"
+POSTGRES = "eventsourcing.postgres"
+
+
+@dataclass(frozen=True)
+class Settings:
+    store_env: dict[str, str]  # handed to the eventsourcing Application
+    reaction_seconds: float
+    snapshot_interval: int
+    bot_move_limit: int
+
+    @property
+    def persistence(self) -> str:
+        return self.store_env["PERSISTENCE_MODULE"]
+
+
+def _number(env: Mapping[str, str], name: str, default: float, low: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise MalformedCommand(f"environment variable {name} must be a number, not {raw!r}") from None
+    if value < low:
+        raise MalformedCommand(f"environment variable {name} must be {low} or more")
+    return value
+
+
+def load(env: Mapping[str, str] | None = None) -> Settings:
+    """Read the settings from ``env`` (default: the process environment)."""
+    env = dict(os.environ if env is None else env)
+    store = {k: v for k, v in env.items() if k.startswith(("PERSISTENCE_MODULE", "SQLITE_", "POSTGRES_", "AGGREGATE_CACHE"))}
+    store.setdefault("PERSISTENCE_MODULE", SQLITE)
+    if store["PERSISTENCE_MODULE"] in ("sqlite", "eventsourcing.sqlite"):
+        store["PERSISTENCE_MODULE"] = SQLITE
+        if not store.get("SQLITE_DBNAME"):
+            data = Path(env.get("AEGIS_DATA_DIR") or "var")
+            data.mkdir(parents=True, exist_ok=True)
+            store["SQLITE_DBNAME"] = str(data / "aegis.sqlite")
+        store.setdefault("SQLITE_LOCK_TIMEOUT", "10")
+    elif store["PERSISTENCE_MODULE"] in ("postgres", "eventsourcing.postgres"):
+        store["PERSISTENCE_MODULE"] = POSTGRES
+        for name, default in (("POSTGRES_DBNAME", "aegis"), ("POSTGRES_HOST", "127.0.0.1"), ("POSTGRES_PORT", "5432")):
+            store.setdefault(name, default)
+        store.setdefault("POSTGRES_USER", env.get("USER", "postgres"))
+        store.setdefault("POSTGRES_PASSWORD", "")
+    elif store["PERSISTENCE_MODULE"] not in ("eventsourcing.popo",):
+        raise MalformedCommand(
+            f"PERSISTENCE_MODULE {store['PERSISTENCE_MODULE']!r} is not supported; use {SQLITE}, {POSTGRES} or eventsourcing.popo"
+        )
+    store.setdefault("AGGREGATE_CACHE_MAXSIZE", env.get("AEGIS_CACHE_GAMES", "500"))
+    store["DEEPCOPY_FROM_AGGREGATE_CACHE"] = "n"  # games are only touched under their lock (see application.py)
+    return Settings(
+        store_env=store,
+        reaction_seconds=_number(env, "AEGIS_REACTION_SECONDS", 30.0, 0),
+        snapshot_interval=int(_number(env, "AEGIS_SNAPSHOT_INTERVAL", 200, 1)),
+        bot_move_limit=int(_number(env, "AEGIS_BOT_MOVE_LIMIT", 5000, 1)),
+    )

@@ -1,0 +1,80 @@
+"""A test client that knows nothing but the public contract: create, seat, start, read prompts, post options."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+class Api:
+    def __init__(self, client: Any):
+        self.c = client
+
+    @staticmethod
+    def auth(token: str | None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token}"} if token else {}
+
+    def create(self, expect: int = 201, **spec: Any) -> dict[str, Any]:
+        r = self.c.post("/api/games", json=spec)
+        assert r.status_code == expect, r.get_json()
+        return r.get_json()
+
+    def seat(self, gid: str, expect: int = 201, **body: Any) -> dict[str, Any]:
+        r = self.c.post(f"/api/games/{gid}/seats", json=body)
+        assert r.status_code == expect, r.get_json()
+        return r.get_json()
+
+    def start(self, gid: str, host: str | None, expect: int = 200) -> dict[str, Any]:
+        r = self.c.post(f"/api/games/{gid}/start", headers=self.auth(host))
+        assert r.status_code == expect, r.get_json()
+        return r.get_json()
+
+    def view(self, gid: str, token: str | None = None) -> dict[str, Any]:
+        r = self.c.get(f"/api/games/{gid}/view", headers=self.auth(token))
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    def post(self, gid: str, token: str | None, command: dict[str, Any], key: str | None = None) -> Any:
+        headers = self.auth(token)
+        if key:
+            headers["Idempotency-Key"] = key
+        return self.c.post(f"/api/games/{gid}/commands", json=command, headers=headers)
+
+    def events(self, gid: str, token: str | None = None, after: int = 0, limit: int = 5000) -> dict[str, Any]:
+        r = self.c.get(f"/api/games/{gid}/events?after={after}&limit={limit}", headers=self.auth(token))
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    def new_game(self, seats: list[str], **spec: Any) -> tuple[str, str, dict[int, str]]:
+        """``seats``: "human" or a bot name per seat. Returns (game id, host token, {seat: token})."""
+        created = self.create(seats=len(seats), **spec)
+        tokens = {}
+        for i, who in enumerate(seats):
+            if who == "human":
+                taken = self.seat(created["id"], name=f"Human {i}")
+                tokens[taken["seat"]] = taken["token"]
+            else:
+                self.seat(created["id"], bot=who)
+        return created["id"], created["host_token"], tokens
+
+    def play_humans(self, gid: str, tokens: dict[int, str], rng: random.Random, max_moves: int = 3000, check: Any = None) -> int:
+        """Every human posts a random option of its open prompt until the game ends. Returns the moves made."""
+        moves = 0
+        while moves < max_moves:
+            progressed = False
+            for _seat, token in tokens.items():
+                view = self.view(gid, token)
+                if view["status"] == "finished":
+                    return moves
+                prompts = [p for p in view["prompts"] if not p["free"]]
+                if not prompts:
+                    continue
+                option = rng.choice(prompts[0]["options"])
+                r = self.post(gid, token, option["command"])
+                assert r.status_code == 200, r.get_json()
+                moves += 1
+                progressed = True
+                if check is not None:
+                    check(gid)
+            assert progressed, "no human has a prompt, yet the game is not over"
+        raise AssertionError(f"the game did not end in {max_moves} human moves")

@@ -1,0 +1,87 @@
+"""Fixtures for the service tests: a store per backend (a SQLite file, the real PostgreSQL of this
+machine), the Flask app over it, and a client that speaks the public contract.
+
+PostgreSQL and Redis are real servers. Outside CI a test may skip when one is absent, saying why;
+under ``CI=true`` it must run, so an absent server fails the test instead.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+PG = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
+
+
+def need_server(what: str, error: Exception) -> None:
+    """Skip outside CI, fail under CI=true, naming the server and the error."""
+    message = f"{what} is not reachable ({type(error).__name__}: {error})"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message + "; under CI=true the real server is required")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def postgres_env() -> Iterator[dict[str, str]]:
+    """A fresh schema in the local PostgreSQL database ``test``, dropped afterwards."""
+    try:
+        import psycopg
+
+        conn = psycopg.connect(**PG, autocommit=True, connect_timeout=3)
+    except Exception as err:
+        need_server("PostgreSQL at 127.0.0.1:5432", err)
+    schema = "aegis_test_" + secrets.token_hex(4)
+    conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": PG["dbname"],
+            "POSTGRES_HOST": PG["host"],
+            "POSTGRES_PORT": str(PG["port"]),
+            "POSTGRES_USER": PG["user"],
+            "POSTGRES_PASSWORD": "",
+            "POSTGRES_SCHEMA": schema,
+        }
+    finally:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        conn.close()
+
+
+@pytest.fixture
+def sqlite_env(tmp_path) -> dict[str, str]:
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "aegis.sqlite")}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_env(request) -> dict[str, str]:
+    return request.getfixturevalue(f"{request.param}_env")
+
+
+def make_app(env: dict[str, str], **settings: str) -> Any:
+    from api import create_app
+    from service.settings import load
+
+    return create_app(load({**env, **settings}))
+
+
+def close_app(app: Any) -> None:
+    app.extensions["aegis.deadlines"].stop()
+    app.extensions["aegis"].close()
+
+
+@pytest.fixture
+def app(store_env) -> Iterator[Any]:
+    application = make_app(store_env)
+    yield application
+    close_app(application)
+
+
+@pytest.fixture
+def sqlite_app(sqlite_env) -> Iterator[Any]:
+    application = make_app(sqlite_env)
+    yield application
+    close_app(application)

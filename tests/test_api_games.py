@@ -1,0 +1,129 @@
+"""Whole games over HTTP, humans and bots mixed, on SQLite and on the real PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.api_client import Api
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [
+        ["human", "random", "cautious"],
+        ["human", "human", "random", "cautious", "human"],
+        ["human", "cautious", "random", "human", "random", "cautious", "random", "human"],
+    ],
+    ids=["3-seats", "5-seats", "8-seats"],
+)
+def test_a_client_that_knows_only_the_contract_plays_a_whole_game(app, seats):
+    api = Api(app.test_client())
+    gid, host, tokens = api.new_game(seats, seed=f"whole-{len(seats)}", reaction_seconds=0)
+    assert api.view(gid, tokens[0])["status"] == "lobby"
+    started = api.start(gid, host)
+    assert started["status"] == "active"
+    moves = api.play_humans(gid, tokens, random.Random(len(seats)))
+    assert moves > 0
+    final = api.view(gid)
+    assert final["status"] == "finished"
+    result = final["table"]["result"]
+    assert result["result"] in ("win", "draw")
+    # the log is complete and gapless, and the same for every reader once the game is over
+    log = api.events(gid)
+    assert [e["seq"] for e in log["events"]] == list(range(1, final["seq"] + 1))
+    assert log["events"][-1]["type"] == "GameEnded"
+    assert api.events(gid, tokens[0])["events"] == log["events"]
+    assert log["events"][0]["seed"] == f"whole-{len(seats)}"  # published at the end (A53)
+
+
+def test_the_store_reads_like_the_game(app):
+    """Stored events carry the domain event names; a command is stored next to its consequences."""
+    api = Api(app.test_client())
+    gid, host, tokens = api.new_game(["human", "random", "random"], seed="audit", reaction_seconds=0)
+    api.start(gid, host)
+    view = api.view(gid, tokens[0])
+    api.post(gid, tokens[0], view["prompts"][0]["options"][0]["command"])
+    store = app.extensions["aegis"].store
+    topics = [n.topic.split(":")[1] for n in store.recorder.select_notifications(start=1, limit=10_000)]
+    assert topics[:6] == [
+        "Game.Created",
+        "Game.SeatTaken",
+        "Game.SeatTaken",
+        "Game.SeatTaken",
+        "Game.StartRequested",
+        "Game.GameStarted",
+    ]
+    assert "Game.CommandAccepted" in topics and "Game.ActionDeclared" in topics
+    assert topics.index("Game.CommandAccepted") < topics.index("Game.ActionDeclared")
+
+
+def test_a_game_survives_a_restart_of_the_service(sqlite_env):
+    """A new process reads the same store (snapshots included) and carries on."""
+    from tests.conftest import close_app, make_app
+
+    first = make_app(sqlite_env, AEGIS_SNAPSHOT_INTERVAL="10")
+    api = Api(first.test_client())
+    gid, host, tokens = api.new_game(["human", "random", "cautious"], seed="restart", reaction_seconds=0)
+    api.start(gid, host)
+    rng = random.Random(5)
+    for _ in range(5):
+        view = api.view(gid, tokens[0])
+        if view["status"] == "finished" or not view["prompts"]:
+            break
+        assert api.post(gid, tokens[0], rng.choice(view["prompts"][0]["options"])["command"]).status_code == 200
+    before = api.view(gid, tokens[0])
+    log_before = api.events(gid, tokens[0])["events"]
+    close_app(first)
+
+    second = make_app(sqlite_env)
+    api2 = Api(second.test_client())
+    after = api2.view(gid, tokens[0])
+    assert after == before
+    assert api2.events(gid, tokens[0])["events"] == log_before
+    if after["status"] == "active":
+        api2.play_humans(gid, tokens, rng)
+        assert api2.view(gid)["status"] == "finished"
+    close_app(second)
+
+
+def test_the_lobby_lists_games_with_filters_and_pages(sqlite_app):
+    api = Api(sqlite_app.test_client())
+    ids = [api.create(seats=3, reaction_seconds=0)["id"] for _ in range(5)]
+    api.create(seats=4, variant="simpleton+quick")
+    gid, host, _ = api.new_game(["human", "random", "random"], reaction_seconds=0)
+    api.start(gid, host)
+    c = sqlite_app.test_client()
+    everything = c.get("/api/games").get_json()
+    assert everything["total"] == 7
+    lobby = c.get("/api/games?status=lobby&limit=2").get_json()
+    assert lobby["total"] == 6 and len(lobby["games"]) == 2
+    page2 = c.get("/api/games?status=lobby&limit=2&offset=2").get_json()
+    assert {g["id"] for g in lobby["games"]}.isdisjoint(g["id"] for g in page2["games"])
+    assert c.get("/api/games?variant=simpleton%2Bquick").get_json()["total"] == 1
+    active = c.get("/api/games?status=active").get_json()["games"]
+    assert [g["id"] for g in active] == [gid] and active[0]["seats_free"] == 0
+    assert c.get("/api/games?open_seats=true").get_json()["total"] == 6
+    assert set(ids) <= {g["id"] for g in everything["games"]}
+    assert c.get("/api/games?status=paused").status_code == 400
+
+
+def test_a_rigged_game_says_so_everywhere_and_publishes_no_commitment(sqlite_app):
+    api = Api(sqlite_app.test_client())
+    setup = {"deck": ["Treasury", "Mason"], "hands": {"0": ["Barracks"]}, "first_player": 0}
+    gid, host, tokens = api.new_game(["human", "random", "random"], setup=setup, reaction_seconds=0)
+    assert api.view(gid)["rigged"] is True
+    api.start(gid, host)
+    view = api.view(gid, tokens[0])
+    assert view["rigged"] is True and view["table"]["commitment"] == ""
+    names = sorted(c["name"] for c in view["table"]["players"][0]["cards"])
+    assert names == ["Barracks", "Treasury"]
+    listed = sqlite_app.test_client().get("/api/games").get_json()["games"][0]
+    assert listed["rigged"] is True
+
+
+def test_a_bad_rig_is_refused_at_creation(sqlite_app):
+    api = Api(sqlite_app.test_client())
+    problem = api.create(expect=400, seats=3, setup={"deck": ["Temple"] * 6})
+    assert "Temple" in problem["detail"] and problem["rule"] == "R2"

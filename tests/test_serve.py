@@ -1,0 +1,109 @@
+"""``aegis serve`` runs the service with embedded defaults (a SQLite file under ./var/), in-process or
+under gunicorn workers, and ``aegis play`` plays a whole game against bots through it."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def aegis(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cli.main", *args]
+
+
+def clean_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PERSISTENCE_MODULE", "SQLITE_", "POSTGRES_", "AEGIS_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+@pytest.fixture(params=[0, 2], ids=["in-process", "gunicorn-2-workers"])
+def server(request, tmp_path):
+    port = free_port()
+    log = (tmp_path / "serve.log").open("w")
+    proc = subprocess.Popen(
+        aegis("serve", "--port", str(port), "--workers", str(request.param)),
+        cwd=tmp_path,
+        env=clean_env(),
+        stdout=log,
+        stderr=log,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            with urllib.request.urlopen(url + "/readyz", timeout=1) as r:
+                if json.loads(r.read())["status"] == "ready":
+                    break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        proc.kill()
+        pytest.fail("the server did not become ready: " + (tmp_path / "serve.log").read_text())
+    yield url, tmp_path
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_serve_then_play_a_whole_game_against_bots(server):
+    url, cwd = server
+    out = subprocess.run(
+        aegis("play", "--url", url, "--auto", "--seats", "4", "--seed", "11"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=clean_env(),
+        cwd=cwd,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "you are seat 0 against 3 bot(s)" in out.stdout
+    assert "game over: " in out.stdout
+    assert (cwd / "var" / "aegis.sqlite").exists()  # the embedded default store
+    with urllib.request.urlopen(url + "/api/games?status=finished") as r:
+        assert json.loads(r.read())["total"] == 1
+
+
+def test_play_says_when_the_service_is_not_running():
+    out = subprocess.run(
+        aegis("play", "--url", f"http://127.0.0.1:{free_port()}", "--auto"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=clean_env(),
+    )
+    assert out.returncode == 1 and "cannot reach" in out.stderr and "aegis serve" in out.stderr
+
+
+def test_play_interactively_reads_choices_and_quits_on_q(server):
+    url, _cwd = server
+    out = subprocess.run(
+        aegis("play", "--url", url, "--seats", "3", "--seed", "4"),
+        input="0\n9999\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=clean_env(),
+    )
+    assert out.returncode == 0, out.stderr
+    assert "[0] " in out.stdout and "that is not one of the options" in out.stdout and "bye" in out.stdout
+
+
+@pytest.mark.parametrize("command", ["serve", "play", "simulate", "bench"])
+def test_every_command_has_help(command):
+    out = subprocess.run(aegis(command, "--help"), capture_output=True, text=True, timeout=60, env=clean_env())
+    assert out.returncode == 0 and "usage: aegis " + command in out.stdout
