@@ -5,6 +5,9 @@ the same run.
 engine: commands per second through ``decide`` + ``evolve`` in-process, replaying commands recorded
 from bot games (so the bots' own thinking is not timed), against ``evolve`` alone over the same
 events (the floor: applying what was decided).
+
+http: commands per second through the REST API on SQLite, against a bare eventsourcing save of the
+same events (see ``benchmarks/http.py``).
 """
 
 from __future__ import annotations
@@ -84,14 +87,23 @@ def print_engine(result: dict[str, Any]) -> None:
         )
 
 
+SUITES = ("engine", "http")
+
+
 def main(suite: str = "engine", games: int = 40) -> int:
-    if suite != "engine":
-        print(f"unknown suite {suite}; suites: engine")
+    if suite not in SUITES:
+        print(f"unknown suite {suite}; suites: {', '.join(SUITES)}")
         return 2
     RESULTS.mkdir(parents=True, exist_ok=True)
-    result = engine(games)
-    print_engine(result)
-    path = RESULTS / f"engine-{time.strftime('%Y%m%dT%H%M%S')}.json"
+    if suite == "engine":
+        result = engine(games)
+        print_engine(result)
+    else:
+        from benchmarks.http import http, print_http
+
+        result = {**http(games), "machine": machine()}
+        print_http(result)
+    path = RESULTS / f"{suite}-{time.strftime('%Y%m%dT%H%M%S')}.json"
     path.write_text(json.dumps(result, indent=2))
     print(f"written {path}")
     return 0

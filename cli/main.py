@@ -54,7 +54,11 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from benchmarks.run import main as bench_main
 
-    return bench_main(args.suite, games=args.games)
+    games = args.games if args.games is not None else (40 if args.suite == "engine" else 10)
+    if games < 1:
+        print("aegis bench: --games must be at least 1", file=sys.stderr)
+        return 2
+    return bench_main(args.suite, games=games)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -102,8 +106,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser(
         "bench", help="run benchmarks (never part of the tests)", description="Run a benchmark suite and print its table."
     )
-    bench.add_argument("suite", nargs="?", default="engine", choices=["engine"], help="which suite (default engine)")
-    bench.add_argument("--games", type=int, default=40, help="games to play for the engine suite (default 40)")
+    bench.add_argument(
+        "suite",
+        nargs="?",
+        default="engine",
+        choices=["engine", "http"],
+        help="engine (decide+evolve) or http (the API on SQLite)",
+    )
+    bench.add_argument("--games", type=int, default=None, help="games to play (default 40 for engine, 10 for http)")
     bench.set_defaults(run=_bench)
     return parser
 
