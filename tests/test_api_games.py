@@ -75,6 +75,10 @@ def test_a_game_survives_a_restart_of_the_service(sqlite_env):
         assert api.post(gid, tokens[0], rng.choice(view["prompts"][0]["options"])["command"]).status_code == 200
     before = api.view(gid, tokens[0])
     log_before = api.events(gid, tokens[0])["events"]
+    from uuid import UUID
+
+    snapshots = list(first.extensions["aegis"].store.snapshots.get(UUID(gid)))
+    assert snapshots and all("_game_state" not in s.state for s in snapshots)  # derived state is not stored
     close_app(first)
 
     second = make_app(sqlite_env)

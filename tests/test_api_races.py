@@ -151,3 +151,43 @@ def test_the_server_closes_a_window_when_its_deadline_passes(app):
     assert api.view(gid, tokens[0])["table"]["players"][0]["soldiers"] == 8
     late = api.post(gid, tokens[1], {"type": "react", "window": opened["window"], "answer": "call"})
     assert late.status_code == 409 and late.get_json()["detail"] == f"reaction window {opened['window']} is already closed"
+
+
+def test_a_save_that_loses_a_race_with_another_process_is_retried_on_the_new_state(store_env):
+    """Two services on one store (as two gunicorn workers): B loads the game, A commits meanwhile, B's
+    save then conflicts in the database and B runs its change again on the state that includes A's."""
+    from uuid import UUID
+
+    from service.games import GameService
+    from service.settings import load
+
+    a, b = GameService(load(store_env)), GameService(load(store_env))
+    try:
+        gid, host = a.create_game({"seats": 3, "reaction_seconds": 0, "setup": {"deck": ["Mason"], "first_player": 0}})
+        tokens = [a.take_seat(gid, name=f"p{i}", bot=None)[1] for i in range(3)]
+        a.start(gid, host)
+        a.submit(gid, tokens[0], {"type": "declare", "action": "treasury"})
+        window = b.view(gid, tokens[1])["table"]["window"]["id"]
+        attempts = []
+
+        def change(game, attempt):
+            attempts.append((attempt, game.seq))
+            if attempt == 0:  # another process answers first, after B has loaded the game
+                a.submit(gid, tokens[2], {"type": "react", "window": window, "answer": "pass"})
+            command = {"type": "react", "seat": 1, "window": window, "answer": "pass", "at": 0.0}
+            from service.rulesets import ruleset_named
+
+            events = ruleset_named(game.ruleset).decide(game.state, command)
+            game.accept(1, "seat", command, None, 0.0)
+            game.append(events)
+            return game.seq
+
+        _, seq = b._change(UUID(str(gid)), change)
+        assert [n for n, _ in attempts] == [0, 1] and attempts[1][1] > attempts[0][1]
+        log = a.events(gid, None, 0, 5000)[0]
+        assert [e["seq"] for e in log] == list(range(1, seq + 1))
+        closed = [e for e in log if e["type"] == "ReactionWindowClosed"]
+        assert len(closed) == 1 and sorted(closed[0]["answers"]) == ["1", "2"]
+    finally:
+        a.close()
+        b.close()
