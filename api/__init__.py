@@ -7,9 +7,10 @@ from uuid import UUID
 
 from flask import Flask, Response, current_app, json
 
-from api import games, openapi, problems
+from api import games, openapi, problems, stream
 from api.schemas import HealthOut
 from projections.lobby import LobbyProjection
+from service.broker import make_broker
 from service.deadlines import DeadlineKeeper
 from service.games import GameService
 from service.settings import Settings, load
@@ -22,13 +23,17 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     svc = service or GameService(settings or load())
     lobby = LobbyProjection(svc.store)
     keeper = DeadlineKeeper(svc, active_games=lambda: [UUID(g["id"]) for g in lobby.query(status="active", limit=10**6)[0]])
+    broker = make_broker(svc.settings.redis_url)
+    svc.after_save.append(lambda game: broker.publish(str(game.id), game.seq))
     app.extensions["aegis"] = svc
+    app.extensions["aegis.broker"] = broker
     app.extensions["aegis.lobby"] = lobby
     app.extensions["aegis.deadlines"] = keeper
     if background:
         keeper.start()
     problems.install(app)
     app.register_blueprint(games.bp)
+    app.register_blueprint(stream.bp)
     app.register_blueprint(openapi.bp)
 
     @app.get("/healthz")

@@ -102,6 +102,26 @@ PATHS: dict[str, dict[str, Any]] = {
             "responses": {"200": {"description": "events", **_json("EventsOut")}, **_problems(400, 401, 404)},
         }
     },
+    "/api/games/{gid}/stream": {
+        "get": {
+            "summary": "Server-Sent Events: your view, then each new event as you may see it (id: seq), then 'end'",
+            "parameters": [
+                GAME_ID,
+                {"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
+                {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "integer"}},
+                {"name": "last_event_id", "in": "query", "required": False, "schema": {"type": "integer"}},
+            ],
+            "security": OPTIONAL_BEARER,
+            "responses": {
+                "200": {
+                    "description": "an event stream: 'view' first (unless resuming), events with id = seq, "
+                    "keep-alive comments, 'end' when the game is over",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                },
+                **_problems(400, 401, 404),
+            },
+        }
+    },
     "/healthz": {"get": {"summary": "The process is up", "responses": {"200": {"description": "ok", **_json("HealthOut")}}}},
     "/readyz": {
         "get": {

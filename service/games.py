@@ -325,6 +325,10 @@ class GameService:
 
         return self._read(game_id, read)
 
+    def finished_at(self, game_id: UUID) -> int | None:
+        """The seq of the event that ended the game, or None while it goes on."""
+        return self._read(game_id, lambda game: game.finished_seq)
+
     def deadline_in(self, game: Game) -> float | None:
         """When the open reaction window of a loaded game closes, if it has a deadline."""
         if game.status != "active":

@@ -24,6 +24,8 @@ class Settings:
     reaction_seconds: float
     snapshot_interval: int
     bot_move_limit: int
+    redis_url: str | None = None
+    keepalive_seconds: float = 15.0
 
     @property
     def persistence(self) -> str:
@@ -72,4 +74,6 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         reaction_seconds=_number(env, "AEGIS_REACTION_SECONDS", 30.0, 0),
         snapshot_interval=int(_number(env, "AEGIS_SNAPSHOT_INTERVAL", 200, 1)),
         bot_move_limit=int(_number(env, "AEGIS_BOT_MOVE_LIMIT", 5000, 1)),
+        redis_url=env.get("REDIS_URL") or None,
+        keepalive_seconds=_number(env, "AEGIS_SSE_KEEPALIVE", 15.0, 0.05),
     )

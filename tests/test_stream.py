@@ -1,0 +1,230 @@
+"""``GET /api/games/{id}/stream``: a full view first, then every event for the reader with ``id: <seq>``,
+keep-alives, ``Last-Event-ID`` resumption without gaps or duplicates, and the end of the game.
+Across processes: two API servers sharing PostgreSQL and Redis, the stream held on one, the command
+posted to the other."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.api_client import Api
+from tests.conftest import close_app, make_app, need_server
+from tests.test_serve import aegis, clean_env, free_port
+
+
+def sse(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
+    """Parse an event stream into frames: {"id", "event", "data"} or {"comment"}."""
+    frame: dict[str, Any] = {}
+    for raw in lines:
+        line = raw.rstrip("\n").rstrip("\r")
+        if line == "":
+            if frame:
+                if "data" in frame:
+                    frame["data"] = json.loads(frame["data"])
+                yield frame
+                frame = {}
+            continue
+        if line.startswith(":"):
+            yield {"comment": line[1:].strip()}
+            continue
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        frame[field] = frame.get(field, "") + value if field == "data" else value
+
+
+def _lines(response: Any) -> Iterator[str]:
+    buffer = ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n" in buffer:
+            line, buffer = buffer.split("\n", 1)
+            yield line + "\n"
+
+
+@pytest.fixture
+def fast_app(sqlite_env):
+    app = make_app(sqlite_env, AEGIS_SSE_KEEPALIVE="0.2")
+    yield app
+    close_app(app)
+
+
+def _game(app, seats=("human", "random", "cautious"), **spec):
+    api = Api(app.test_client())
+    gid, host, tokens = api.new_game(list(seats), seed="stream", reaction_seconds=0, **spec)
+    api.start(gid, host)
+    return api, gid, tokens
+
+
+def test_a_stream_starts_with_the_view_then_sends_each_event_once(fast_app):
+    api, gid, tokens = _game(fast_app)
+    response = fast_app.test_client().get(f"/api/games/{gid}/stream", headers=api.auth(tokens[0]), buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    frames = sse(_lines(response))
+    first = next(frames)
+    assert first["event"] == "view" and first["data"]["you"] == 0 and int(first["id"]) == first["data"]["seq"]
+    seen = [first["data"]["seq"]]
+    comments = 0
+
+    def play() -> None:
+        Api(fast_app.test_client()).play_humans(gid, {0: tokens[0]}, __import__("random").Random(3))
+
+    player = threading.Thread(target=play)
+    player.start()
+    end = None
+    for frame in frames:
+        if "comment" in frame:
+            comments += 1
+            continue
+        if frame.get("event") == "end":
+            end = frame
+            break
+        assert int(frame["id"]) == frame["data"]["seq"] == seen[-1] + 1
+        seen.append(frame["data"]["seq"])
+    player.join(timeout=60)
+    log = api.events(gid, tokens[0])["events"]
+    assert seen[1:] == [e["seq"] for e in log if e["seq"] > seen[0]]
+    assert end is not None and end["data"]["seq"] == log[-1]["seq"]
+
+
+def test_the_stream_redacts_for_its_reader(fast_app):
+    api, gid, tokens = _game(fast_app, seats=("human", "human", "random"))
+    response = fast_app.test_client().get(f"/api/games/{gid}/stream?token={tokens[1]}", buffered=False)
+    frames = sse(_lines(response))
+    assert next(frames)["data"]["you"] == 1
+    view = api.view(gid, tokens[0])
+    if view["prompts"]:
+        api.post(gid, tokens[0], view["prompts"][0]["options"][0]["command"])
+    got = []
+    for frame in frames:
+        if "comment" in frame:
+            break
+        got.append(frame["data"])
+    mine = {e["seq"]: e for e in api.events(gid, tokens[1])["events"]}
+    assert got and all(e == mine[e["seq"]] for e in got)
+
+
+def test_last_event_id_resumes_without_gap_or_duplicate(fast_app):
+    api, gid, tokens = _game(fast_app)
+    log = api.events(gid, tokens[0])["events"]
+    resume_at = log[5]["seq"]
+    response = fast_app.test_client().get(
+        f"/api/games/{gid}/stream", headers={**api.auth(tokens[0]), "Last-Event-ID": str(resume_at)}, buffered=False
+    )
+    frames = sse(_lines(response))
+    got = []
+    for frame in frames:
+        if "comment" in frame:
+            break
+        got.append(frame)
+    assert "view" not in [f.get("event") for f in got]
+    assert [int(f["id"]) for f in got] == [e["seq"] for e in log if e["seq"] > resume_at]
+
+
+def test_keep_alives_while_nothing_happens_and_the_end_of_a_finished_game(fast_app):
+    api, gid, tokens = _game(fast_app)
+    response = fast_app.test_client().get(f"/api/games/{gid}/stream", headers=api.auth(tokens[0]), buffered=False)
+    frames = sse(_lines(response))
+    next(frames)
+    assert next(frames) == {"comment": "keep-alive"}
+    api.play_humans(gid, {0: tokens[0]}, __import__("random").Random(8))
+    finished = fast_app.test_client().get(f"/api/games/{gid}/stream", buffered=False)
+    frames = list(sse(_lines(finished)))
+    assert [f.get("event") for f in frames] == ["view", "end"]
+    assert frames[0]["data"]["status"] == "finished"
+
+
+def test_stream_refusals(fast_app):
+    _, gid, _ = _game(fast_app)
+    c = fast_app.test_client()
+    assert c.get(f"/api/games/{gid}/stream?token=seat_wrong").status_code == 401
+    assert c.get(f"/api/games/{gid}/stream", headers={"Last-Event-ID": "x"}).status_code == 400
+    assert c.get("/api/games/00000000-0000-0000-0000-000000000000/stream").status_code == 404
+
+
+# ----- two processes sharing PostgreSQL and Redis -----
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = "redis://127.0.0.1:6379/0"
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except Exception as err:
+        need_server("Redis at 127.0.0.1:6379", err)
+    return url
+
+
+def _serve(env: dict[str, str], tmp_path, name: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    log = (tmp_path / f"{name}.log").open("w")
+    proc = subprocess.Popen(aegis("serve", "--port", str(port)), env={**clean_env(), **env}, cwd=tmp_path, stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(url + "/readyz", timeout=1):
+                return proc, url
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    pytest.fail(f"{name} did not start: " + (tmp_path / f"{name}.log").read_text())
+
+
+def _call(url: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    req = urllib.request.Request(url + path, data=None if body is None else json.dumps(body).encode(), method=method)
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def test_a_command_on_one_process_reaches_a_stream_held_on_another(postgres_env, redis_url, tmp_path):
+    env = {**postgres_env, "REDIS_URL": redis_url, "AEGIS_SSE_KEEPALIVE": "1"}
+    a, url_a = _serve(env, tmp_path, "api-a")
+    b, url_b = _serve(env, tmp_path, "api-b")
+    try:
+        created = _call(url_a, "POST", "/api/games", {"seats": 3, "reaction_seconds": 0, "seed": "two-processes"})
+        gid = created["id"]
+        me = _call(url_a, "POST", f"/api/games/{gid}/seats", {"name": "A"})
+        them = _call(url_a, "POST", f"/api/games/{gid}/seats", {"name": "B"})
+        _call(url_a, "POST", f"/api/games/{gid}/seats", {"bot": "random"})
+        _call(url_a, "POST", f"/api/games/{gid}/start", {}, created["host_token"])
+        stream = urllib.request.urlopen(f"{url_b}/api/games/{gid}/stream?token={them['token']}", timeout=30)
+        frames = sse(line.decode() for line in stream)
+        assert next(frames)["event"] == "view"
+        latencies = []
+        for _ in range(12):
+            views = {t: _call(url_a, "GET", f"/api/games/{gid}/view", token=t) for t in (me["token"], them["token"])}
+            if any(v["status"] == "finished" for v in views.values()):
+                break
+            token, view = next((t, v) for t, v in views.items() if [p for p in v["prompts"] if not p["free"]])
+            prompt = next(p for p in view["prompts"] if not p["free"])
+            sent = time.perf_counter()
+            answer = _call(url_a, "POST", f"/api/games/{gid}/commands", prompt["options"][0]["command"], token)
+            for frame in frames:
+                if "comment" in frame:
+                    continue
+                if frame.get("event") == "end" or int(frame["id"]) >= answer["seq"]:
+                    break
+            latencies.append(time.perf_counter() - sent)
+        stream.close()
+        assert len(latencies) >= 3
+        print(f"\ncross-process delivery: n={len(latencies)} median={statistics.median(latencies) * 1000:.1f} ms")
+        assert statistics.median(latencies) < 2.0  # a notice, not a keep-alive poll, brought the events
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+            proc.wait(timeout=10)
+    assert os.path.exists(tmp_path / "api-a.log")
