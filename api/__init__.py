@@ -7,9 +7,11 @@ from uuid import UUID
 
 from flask import Flask, Response, current_app, json
 
-from api import games, openapi, problems, stream
+from api import games, openapi, players, problems, stream
 from api.schemas import HealthOut
-from projections.lobby import LobbyProjection
+from projections.reads import ProjectedReads
+from projections.store import make_store
+from projections.worker import Worker
 from service.broker import make_broker
 from service.deadlines import DeadlineKeeper
 from service.games import GameService
@@ -21,19 +23,28 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     svc = service or GameService(settings or load())
-    lobby = LobbyProjection(svc.store)
-    keeper = DeadlineKeeper(svc, active_games=lambda: [UUID(g["id"]) for g in lobby.query(status="active", limit=10**6)[0]])
+    views = make_store(svc.settings.redis_url, svc.settings.redis_prefix)
+    worker = Worker(svc.store, views) if svc.settings.projector == "in-process" else None
+    if worker is not None:
+        svc.after_save.append(lambda game: worker.wake.set())
+    reads = ProjectedReads(svc, views, worker, wait=svc.settings.view_wait)
+    keeper = DeadlineKeeper(svc, active_games=lambda: [UUID(g["id"]) for g in reads.lobby() or [] if g["status"] == "active"])
     broker = make_broker(svc.settings.redis_url)
     svc.after_save.append(lambda game: broker.publish(str(game.id), game.seq))
     app.extensions["aegis"] = svc
     app.extensions["aegis.broker"] = broker
-    app.extensions["aegis.lobby"] = lobby
+    app.extensions["aegis.reads"] = reads
+    app.extensions["aegis.views"] = views
+    app.extensions["aegis.worker"] = worker
     app.extensions["aegis.deadlines"] = keeper
     if background:
         keeper.start()
+        if worker is not None:
+            worker.start()
     problems.install(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(players.bp)
     app.register_blueprint(openapi.bp)
 
     @app.get("/healthz")
@@ -46,7 +57,14 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
             current_app.extensions["aegis"].store.recorder.max_notification_id()
         except Exception as err:  # any failure of the store means not ready
             return _json(HealthOut().dump({"status": "unavailable", "store": f"{type(err).__name__}: {err}"}), 503)
-        return _json(HealthOut().dump({"status": "ready", "store": svc.settings.persistence}))
+        out = {"status": "ready", "store": svc.settings.persistence}
+        if svc.settings.redis_url:
+            try:
+                views.position()
+                out["redis"] = "ok"
+            except Exception as err:  # commands still work; reads fall back to the events
+                return _json(HealthOut().dump({**out, "status": "degraded", "redis": f"{type(err).__name__}: {err}"}), 503)
+        return _json(HealthOut().dump(out))
 
     return app
 

@@ -10,7 +10,8 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema
 
 from api import schemas
-from service.errors import BadRequest, NotFound, Unauthorized
+from projections import lobby
+from service.errors import BadRequest, NotFound, Unauthorized, Unavailable
 from service.games import GameService
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
@@ -64,7 +65,10 @@ def create_game() -> Response:
 def list_games() -> Response:
     query = schemas.GamesQuery().load(request.args.to_dict())
     offset, limit = query.pop("offset"), query.pop("limit")
-    games, total = current_app.extensions["aegis.lobby"].query(**query, offset=offset, limit=limit)
+    rows = current_app.extensions["aegis.reads"].lobby()
+    if rows is None:
+        raise Unavailable("the game list is projected in Redis, which does not answer; games can still be played")
+    games, total = lobby.select(rows, **query, offset=offset, limit=limit)
     return answer(schemas.GamesOut(), {"games": games, "total": total, "offset": offset, "limit": limit})
 
 
@@ -84,7 +88,8 @@ def start(gid: str) -> Response:
 
 @bp.get("/<gid>/view")
 def view(gid: str) -> Response:
-    return answer(schemas.ViewOut(), service().view(game_id(gid), token()))
+    found, source = current_app.extensions["aegis.reads"].view(game_id(gid), token())
+    return answer(schemas.ViewOut(), found, **{"X-View-Source": source})
 
 
 @bp.post("/<gid>/commands")

@@ -122,10 +122,17 @@ PATHS: dict[str, dict[str, Any]] = {
             },
         }
     },
+    "/api/players/{name}/stats": {
+        "get": {
+            "summary": "A player's statistics: games, wins, draws, bluffs made, calls made, bluffs caught, wars won",
+            "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "the counts", **_json("StatsOut")}, **_problems(404)},
+        }
+    },
     "/healthz": {"get": {"summary": "The process is up", "responses": {"200": {"description": "ok", **_json("HealthOut")}}}},
     "/readyz": {
         "get": {
-            "summary": "The event store answers",
+            "summary": "The event store answers (and Redis, when REDIS_URL is set)",
             "responses": {
                 "200": {"description": "ready", **_json("HealthOut")},
                 "503": {"description": "the store does not answer", **_json("HealthOut")},

@@ -177,3 +177,15 @@ class ProblemOut(Schema):
 class HealthOut(Schema):
     status = fields.String(required=True)
     store = fields.String()
+    redis = fields.String()
+
+
+class StatsOut(Schema):
+    player = fields.String(required=True)
+    games = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    draws = fields.Integer(required=True)
+    bluffs_made = fields.Integer(required=True, metadata={"description": "claims made without the claimed card"})
+    calls_made = fields.Integer(required=True)
+    bluffs_caught = fields.Integer(required=True, metadata={"description": "own bluffs exposed by a call"})
+    wars_won = fields.Integer(required=True)

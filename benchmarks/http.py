@@ -107,6 +107,7 @@ def http(games: int = 10, seats: int = 4) -> dict[str, Any]:
             t_http, commands, batches = _play(app, games, seats, seed=1)
         finally:
             app.extensions["aegis.deadlines"].stop()
+            app.extensions["aegis.worker"].stop()
             app.extensions["aegis"].close()
         t_bare = _bare(Path(tmp) / "bare.sqlite", batches)
     stored = sum(len(b) for game in batches for b in game)

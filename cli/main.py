@@ -1,6 +1,7 @@
 """``aegis``: the command line of the Aegis game service.
 
-Subcommands: ``serve`` (the REST API), ``play`` (a game against bots through the API), ``simulate``
+Subcommands: ``serve`` (the REST API), ``play`` (a game against bots through the API), ``project``
+and ``rebuild-projections`` (the views), ``simulate``
 (play complete games with bots, in-process) and ``bench`` (benchmarks).
 Run ``aegis <command> --help`` for each one's options.
 """
@@ -11,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from cli import play, serve
+from cli import play, project, serve
 from domain.bots import BOTS
 from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
 from domain.kernel.errors import DomainError
@@ -66,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve.add_parser(sub)
     play.add_parser(sub)
+    project.add_parsers(sub)
 
     sim = sub.add_parser(
         "simulate",

@@ -18,7 +18,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate, Snapshot
 
 from domain.kernel.events import Event, event_class, event_from_dict
-from service.rulesets import ruleset_named
+from service.rulesets import EVENT_TYPES, ruleset_named
 
 TRANSIENT = ("_game_state",)  # rebuilt by folding the log; never stored in a snapshot
 
@@ -184,3 +184,7 @@ def register_ruleset_events(event_types: list[type[Event]]) -> None:
     """Make every stored class resolvable by topic before anything is read from the store."""
     for cls in event_types:
         recorded_class(cls.TYPE)
+
+
+for _types in EVENT_TYPES.values():  # every stored topic resolves as soon as this module is imported
+    register_ruleset_events(_types)

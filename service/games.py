@@ -27,10 +27,11 @@ from domain.bots import BOTS, make_bot
 from domain.kernel.errors import DomainError, MalformedCommand
 from domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
 from service import tokens
-from service.aggregate import Game, register_ruleset_events
+from service.aggregate import Game
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
-from service.rulesets import EVENT_TYPES, ruleset_named
+from service.rulesets import ruleset_named
 from service.settings import Settings, load
+from service.views import view_of
 
 T = TypeVar("T")
 SAVE_ATTEMPTS = 8
@@ -51,8 +52,6 @@ class GameService:
     """What the API calls. Methods raise ``ServiceError`` subclasses; nothing is half-saved."""
 
     def __init__(self, settings: Settings | None = None, clock: Callable[[], float] = time.time):
-        for types in EVENT_TYPES.values():
-            register_ruleset_events(types)
         self.settings = settings or load()
         self.store = GameStore(self.settings)
         self.clock = clock
@@ -299,29 +298,7 @@ class GameService:
 
     def view(self, game_id: UUID, token: str | None) -> dict[str, Any]:
         def read(game: Game) -> dict[str, Any]:
-            who: Perspective = self._seat_of(game, token) if token else SPECTATOR
-            out: dict[str, Any] = {
-                "id": str(game.id),
-                "ruleset": game.ruleset,
-                "status": game.status,
-                "seq": game.seq,
-                "rigged": game.rigged,
-                "you": who if isinstance(who, int) else None,
-                "seats": [{"seat": s["seat"], "name": s["name"], "bot": s["bot"]} for s in game.seats],
-                "seats_total": game.spec["seats"],
-                "config": {k: v for k, v in (game.config or game.spec).items() if k != "names"},
-                "prompts": [],
-                "table": None,
-            }
-            if game.config is not None:
-                rules = ruleset_named(game.ruleset)
-                state = game.state
-                out["table"] = rules.view(state, who)
-                if isinstance(who, int):
-                    out["prompts"] = [_prompt_dict(p) for p in rules.prompts(state, who)]
-                due = rules.deadline(state)
-                out["deadline"] = due[1] if due else None
-            return out
+            return view_of(game, self._seat_of(game, token) if token else SPECTATOR)
 
         return self._read(game_id, read)
 
@@ -338,17 +315,6 @@ class GameService:
 
     def deadline_of(self, game_id: UUID) -> float | None:
         return self._read(game_id, self.deadline_in)
-
-
-def _prompt_dict(p: Any) -> dict[str, Any]:
-    return {
-        "seat": p.seat,
-        "kind": p.kind,
-        "text": p.text,
-        "deadline": p.deadline,
-        "free": p.free,
-        "options": [{"label": o.label, "command": o.command} for o in p.options],
-    }
 
 
 def _ruleset(name: Any) -> Any:

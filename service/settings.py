@@ -26,6 +26,9 @@ class Settings:
     bot_move_limit: int
     redis_url: str | None = None
     keepalive_seconds: float = 15.0
+    redis_prefix: str = "aegis:"
+    projector: str = "in-process"  # or "worker": a separate `aegis project` process keeps the views
+    view_wait: float = 0.5
 
     @property
     def persistence(self) -> str:
@@ -76,4 +79,14 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         bot_move_limit=int(_number(env, "AEGIS_BOT_MOVE_LIMIT", 5000, 1)),
         redis_url=env.get("REDIS_URL") or None,
         keepalive_seconds=_number(env, "AEGIS_SSE_KEEPALIVE", 15.0, 0.05),
+        redis_prefix=env.get("AEGIS_REDIS_PREFIX") or "aegis:",
+        projector=_choice(env, "AEGIS_PROJECTOR", ("in-process", "worker"), "in-process"),
+        view_wait=_number(env, "AEGIS_VIEW_WAIT", 0.5, 0),
     )
+
+
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
+    value = env.get(name) or default
+    if value not in choices:
+        raise MalformedCommand(f"environment variable {name} must be one of {', '.join(choices)}, not {value!r}")
+    return value

@@ -70,6 +70,8 @@ def make_app(env: dict[str, str], **settings: str) -> Any:
 
 def close_app(app: Any) -> None:
     app.extensions["aegis.deadlines"].stop()
+    if app.extensions["aegis.worker"] is not None:
+        app.extensions["aegis.worker"].stop()
     app.extensions["aegis"].close()
 
 

@@ -1,0 +1,80 @@
+"""``aegis project`` (the projection worker) and ``aegis rebuild-projections``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from typing import Any
+
+
+def _parts() -> tuple[Any, Any]:
+    from projections.store import make_store
+    from service.games import GameStore
+    from service.settings import load
+
+    settings = load()
+    return GameStore(settings), make_store(settings.redis_url, settings.redis_prefix), settings
+
+
+def project(args: argparse.Namespace) -> int:
+    from projections.worker import Worker
+
+    app, store, settings = _parts()
+    if settings.redis_url is None:
+        print("aegis project: REDIS_URL is not set; without Redis the projections run inside 'aegis serve'", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    worker = Worker(app, store)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: (stop.set(), worker.stop()))
+    signal.signal(signal.SIGINT, lambda *_: (stop.set(), worker.stop()))
+    print(f"aegis project: keeping views in Redis from position {store.position()}", flush=True)
+    thread = threading.Thread(target=worker.run, daemon=True)
+    thread.start()
+    while not stop.wait(args.report):
+        print(f"aegis project: position {store.position()}, {worker.applied} events applied", flush=True)
+    thread.join(timeout=10)
+    app.close()
+    return 0
+
+
+def rebuild_projections(args: argparse.Namespace) -> int:
+    from cli.progress import Progress
+    from projections.worker import read_only, rebuild
+
+    app, store, settings = _parts()
+    total = app.recorder.max_notification_id() or 0
+    where = "Redis" if settings.redis_url else "memory (nothing is kept: set REDIS_URL to rebuild the Redis views)"
+    print(f"aegis rebuild-projections: {total} stored events into {where}", flush=True)
+    progress = None if args.quiet else Progress(total, "rebuild")
+    result = rebuild(app, store, progress)
+    floor = read_only(app)
+    print(
+        f"rebuilt: events={result['events']} seconds={result['seconds']:.2f} events_per_s={result['events_per_s']:.0f} "
+        f"(reading alone: {floor['events_per_s']:.0f} events/s; projecting costs "
+        f"{result['seconds'] / floor['seconds'] if floor['seconds'] else 0:.1f}x reading)"
+    )
+    app.close()
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser(
+        "project",
+        help="run the projection worker (views in Redis)",
+        description="Follow the event store and keep every view (per seat, spectator, lobby, player statistics) in Redis, "
+        "resuming from the position stored with the views. Needs REDIS_URL; run the API with AEGIS_PROJECTOR=worker.",
+    )
+    p.add_argument("--report", type=float, default=30.0, help="seconds between progress lines (default 30)")
+    p.set_defaults(run=project)
+    r = sub.add_parser(
+        "rebuild-projections",
+        help="rebuild every view from the events",
+        description="Empty the views and project every stored event again, with a progress bar; reports events/second "
+        "against reading the same events without projecting them.",
+    )
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(run=rebuild_projections)

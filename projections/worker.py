@@ -1,0 +1,200 @@
+"""Running the projections: follow the store's notification log from the view store's position, project
+each run of new events, commit it with its position, and start over cleanly when the view store was
+emptied behind our back. Also the full rebuild.
+
+New events are found with the ``eventsourcing`` subscription (LISTEN/NOTIFY) on PostgreSQL. SQLite's
+recorder has no subscription, so there the worker reads the log when the service in the same process
+says it saved (``wake``) and, for other processes, every ``poll`` seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import Notification
+
+from projections.store import ViewStore
+from projections.views import Projector
+
+log = logging.getLogger(__name__)
+BATCH = 500
+
+
+class Worker:
+    def __init__(self, app: Application, store: ViewStore, *, poll: float = 0.05):
+        self.app = app
+        self.store = store
+        self.projector = Projector(app)
+        self.poll = poll
+        self.wake = threading.Event()
+        self.stopping = threading.Event()
+        self.applied = 0  # events applied since start
+        self._position = 0
+        self._thread: threading.Thread | None = None
+        self._step = threading.Lock()
+
+    def catch_up_locked(self) -> int:
+        """``catch_up`` from any thread (the API's reads and saves call it in the embedded setup)."""
+        with self._step:
+            return self.catch_up()
+
+    # ----- one step -----
+
+    def catch_up(self) -> int:
+        """Apply everything stored after the view store's position; returns how many events."""
+        total = 0
+        while True:
+            batch = self.app.recorder.select_notifications(start=self._sync_position(), limit=BATCH, inclusive_of_start=False)
+            if not batch:
+                return total
+            self._apply(batch)
+            total += len(batch)
+            if len(batch) < BATCH:
+                return total
+
+    def _sync_position(self) -> int:
+        """The store's position; if it went back (Redis flushed), forget what we folded and rebuild."""
+        stored = self.store.position()
+        if stored < self._position:
+            log.warning("the view store is behind us (%s < %s): projecting again from %s", stored, self._position, stored)
+            self.projector.forget()
+        if stored != self._position:
+            self.projector.forget()  # another worker moved the store on: fold again from the store
+        self._position = stored
+        return stored
+
+    def _apply(self, notifications: list[Notification]) -> None:
+        writes = self.projector.project(notifications)
+        position = notifications[-1].id
+        if not self.store.commit(writes, position):
+            self.projector.forget()  # someone else applied these first: re-read their position next time
+            return
+        self._position = position
+        self.applied += len(notifications)
+
+    # ----- running -----
+
+    def run(self, on_error: Callable[[BaseException], None] | None = None) -> None:
+        """Project until ``stop``. Store outages are retried; the position makes the retry safe."""
+        source: _subscribed | None = None
+        subscribable: bool | None = None
+        try:
+            while not self.stopping.is_set():
+                try:
+                    if subscribable is None:
+                        subscribable = self._can_subscribe()
+                        source = _subscribed(self) if subscribable else None
+                    self.catch_up_locked()
+                except Exception as err:  # Redis or the database away: wait and try again
+                    self.projector.forget()
+                    if on_error:
+                        on_error(err)
+                    log.warning("projection step failed, retrying: %s: %s", type(err).__name__, err)
+                    self.stopping.wait(1.0)
+                    continue
+                if source is not None:
+                    source.wait(self.poll * 20)
+                else:
+                    self.wake.wait(self.poll)
+                    self.wake.clear()
+        finally:
+            if source is not None:
+                source.stop()
+
+    def start(self) -> Worker:
+        self._thread = threading.Thread(target=self.run, name="aegis-projections", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def _can_subscribe(self) -> bool:
+        try:
+            sub = self.app.recorder.subscribe(gt=self.app.recorder.max_notification_id())
+        except NotImplementedError:
+            return False
+        sub.stop()
+        return True
+
+    def wait_for(self, position: int, timeout: float = 5.0) -> bool:
+        """Block until the view store has applied ``position`` (for tests and read-your-writes)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.store.position() >= position:
+                return True
+            time.sleep(0.005)
+        return False
+
+
+class _subscribed:
+    """Wakes the worker when the database notifies new events (PostgreSQL LISTEN/NOTIFY)."""
+
+    def __init__(self, worker: Worker):
+        self.worker = worker
+        self.heard: queue.Queue[int] = queue.Queue()
+        self.subscription = worker.app.recorder.subscribe(gt=worker.app.recorder.max_notification_id())
+        self.thread = threading.Thread(target=self._listen, name="aegis-projections-listen", daemon=True)
+        self.thread.start()
+
+    def _listen(self) -> None:
+        try:
+            for n in self.subscription:
+                self.heard.put(n.id)
+        except Exception:  # the worker's own loop notices the database going away
+            log.debug("subscription ended", exc_info=True)
+
+    def wait(self, timeout: float) -> None:
+        try:
+            self.heard.get(timeout=timeout)
+            while True:
+                self.heard.get_nowait()
+        except queue.Empty:
+            return
+
+    def stop(self) -> None:
+        self.subscription.stop()
+
+
+def rebuild(app: Application, store: ViewStore, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Empty the view store and project every stored event again. Returns counts and timings."""
+    store.clear()
+    worker = Worker(app, store)
+    last = app.recorder.max_notification_id() or 0
+    t0 = time.perf_counter()
+    done = 0
+    while True:
+        batch = app.recorder.select_notifications(start=worker._sync_position(), limit=BATCH, inclusive_of_start=False)
+        if not batch:
+            break
+        worker._apply(batch)
+        done += len(batch)
+        if progress:
+            progress(done, last)
+    seconds = time.perf_counter() - t0
+    return {"events": done, "seconds": seconds, "events_per_s": done / seconds if seconds else 0.0}
+
+
+def read_only(app: Application) -> dict[str, Any]:
+    """Read every stored event without projecting it (the floor a rebuild is measured against)."""
+    t0 = time.perf_counter()
+    done, position = 0, 0
+    while True:
+        batch = app.recorder.select_notifications(start=position, limit=BATCH, inclusive_of_start=False)
+        if not batch:
+            break
+        for n in batch:
+            app.mapper.to_domain_event(n)
+        done += len(batch)
+        position = batch[-1].id
+    seconds = time.perf_counter() - t0
+    return {"events": done, "seconds": seconds, "events_per_s": done / seconds if seconds else 0.0}

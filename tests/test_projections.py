@@ -1,0 +1,262 @@
+"""Projections: views derived only from events, in the process or in Redis, with their tracking position.
+
+Redis and PostgreSQL are the real servers of this machine. The Redis tests use database 15 under a
+prefix of their own; the outage test runs a Redis server of its own on a free port, so it can stop it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+from uuid import UUID
+
+import pytest
+
+from domain.kernel.redaction import SPECTATOR
+from projections.store import MemoryViewStore, RedisViewStore
+from projections.views import view_key
+from projections.worker import rebuild
+from tests.api_client import Api
+from tests.conftest import close_app, make_app, need_server
+from tests.test_serve import aegis, clean_env, free_port
+
+REDIS = "redis://127.0.0.1:6379/15"
+
+
+def _views_equal_the_events(app, gid: str, tokens: dict[int, str]) -> None:
+    """Every projected view of a game is the view the service computes from the events."""
+    svc, store = app.extensions["aegis"], app.extensions["aegis.views"]
+    assert app.extensions["aegis.reads"].fresh()
+    assert store.position() == svc.store.recorder.max_notification_id()
+    assert store.get(view_key(gid, SPECTATOR)) == svc.view(UUID(gid), None)
+    for seat, token in tokens.items():
+        assert store.get(view_key(gid, seat)) == svc.view(UUID(gid), token)
+
+
+def test_embedded_views_follow_a_whole_game_and_are_served(sqlite_app):
+    api = Api(sqlite_app.test_client())
+    gid, host, tokens = api.new_game(["human", "human", "cautious"], seed="projected", reaction_seconds=0)
+    api.start(gid, host)
+    r = sqlite_app.test_client().get(f"/api/games/{gid}/view", headers=api.auth(tokens[0]))
+    assert r.headers["X-View-Source"] == "projection"
+    api.play_humans(gid, tokens, random.Random(2), check=lambda g: _views_equal_the_events(sqlite_app, g, tokens))
+    _views_equal_the_events(sqlite_app, gid, tokens)
+    row = next(g for g in sqlite_app.test_client().get("/api/games").get_json()["games"] if g["id"] == gid)
+    assert row["status"] == "finished"
+
+
+def test_a_host_token_or_a_wrong_token_is_still_refused_on_projected_reads(sqlite_app):
+    api = Api(sqlite_app.test_client())
+    gid, host, _ = api.new_game(["human", "random", "random"], reaction_seconds=0)
+    api.start(gid, host)
+    c = sqlite_app.test_client()
+    assert c.get(f"/api/games/{gid}/view", headers=api.auth("seat_wrong")).status_code == 401
+    assert c.get(f"/api/games/{gid}/view", headers=api.auth(host)).status_code == 403
+
+
+def test_player_statistics_count_bluffs_calls_catches_and_wins(sqlite_app):
+    """Ann claims Treasury without one and Bob calls: Ann made a bluff and was caught, Bob made a call."""
+    api = Api(sqlite_app.test_client())
+    created = api.create(seats=3, reaction_seconds=0, setup={"deck": ["Mason"], "hands": {"0": ["Library"]}, "first_player": 0})
+    gid = created["id"]
+    ann = api.seat(gid, name="Ann")["token"]
+    bob = api.seat(gid, name="Bob")["token"]
+    cid = api.seat(gid, name="Cid")["token"]
+    api.start(gid, created["host_token"])
+    api.post(gid, ann, {"type": "declare", "action": "treasury"})
+    window = api.view(gid, bob)["table"]["window"]["id"]
+    assert api.post(gid, bob, {"type": "react", "window": window, "answer": "call"}).status_code == 200
+    assert api.post(gid, cid, {"type": "react", "window": window, "answer": "pass"}).status_code == 200
+    c = sqlite_app.test_client()
+    view = api.view(gid, ann)
+    assert view["prompts"][0]["kind"] == "prove"  # Ann holds a Library and the Mason she drew: neither proves it
+    assert api.post(gid, ann, view["prompts"][0]["options"][0]["command"]).status_code == 200
+    ann_stats = c.get("/api/players/Ann/stats").get_json()
+    assert (ann_stats["games"], ann_stats["bluffs_made"], ann_stats["bluffs_caught"], ann_stats["calls_made"]) == (1, 1, 1, 0)
+    bob_stats = c.get("/api/players/Bob/stats").get_json()
+    assert (bob_stats["calls_made"], bob_stats["bluffs_made"]) == (1, 0)
+    assert c.get("/api/players/Nobody/stats").status_code == 404
+
+
+def test_a_rebuild_gives_the_same_views_and_replayed_events_are_not_applied_twice(sqlite_app):
+    api = Api(sqlite_app.test_client())
+    gid, host, tokens = api.new_game(["human", "random", "cautious"], seed="rebuild", reaction_seconds=0)
+    api.start(gid, host)
+    api.play_humans(gid, tokens, random.Random(4))
+    live = sqlite_app.extensions["aegis.views"]
+    sqlite_app.extensions["aegis.reads"].fresh()
+    fresh = MemoryViewStore()
+    result = rebuild(sqlite_app.extensions["aegis"].store, fresh)
+    assert result["events"] == sqlite_app.extensions["aegis"].store.recorder.max_notification_id()
+    assert fresh.dump() == live.dump()
+    # a batch at an old position changes nothing
+    before = fresh.dump()
+    from projections.store import Batch
+
+    again = Batch()
+    again.incr("aegis:stats:Human 0", "wins", 5)
+    assert fresh.commit(again, 3) is False
+    assert fresh.dump() == before
+
+
+# ----- Redis and PostgreSQL, a separate worker process -----
+
+
+@pytest.fixture
+def redis_env():
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
+    except Exception as err:
+        need_server("Redis at 127.0.0.1:6379", err)
+    prefix = f"aegis-test-{secrets.token_hex(3)}:"
+    yield {"REDIS_URL": REDIS, "AEGIS_REDIS_PREFIX": prefix}
+    RedisViewStore(REDIS, prefix).clear()
+
+
+def _worker(env: dict[str, str], tmp_path, name: str = "worker") -> subprocess.Popen:
+    log = (tmp_path / f"{name}.log").open("a")
+    return subprocess.Popen(aegis("project", "--report", "0.5"), env={**clean_env(), **env}, cwd=tmp_path, stdout=log, stderr=log)
+
+
+def _wait_position(store, position: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if store.position() >= position:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"the views did not reach position {position} (at {store.position()})")
+
+
+def test_a_killed_worker_resumes_and_its_views_equal_a_fresh_rebuild(postgres_env, redis_env, tmp_path):
+    env = {**postgres_env, **redis_env, "AEGIS_PROJECTOR": "worker"}
+    app = make_app(env)
+    worker = _worker(env, tmp_path)
+    try:
+        api = Api(app.test_client())
+        gid, host, tokens = api.new_game(["human", "human", "random", "cautious"], seed="kill-9", reaction_seconds=0)
+        api.start(gid, host)
+        rng = random.Random(9)
+        store = app.extensions["aegis.views"]
+        recorder = app.extensions["aegis"].store.recorder
+        for _ in range(6):  # some moves with the worker running
+            _one_move(api, gid, tokens, rng)
+        _wait_position(store, recorder.max_notification_id())
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=10)
+        for _ in range(6):  # more moves while it is dead: commands still work
+            _one_move(api, gid, tokens, rng)
+        assert store.position() < recorder.max_notification_id()
+        worker = _worker(env, tmp_path, "worker-2")
+        _wait_position(store, recorder.max_notification_id())
+        fresh = RedisViewStore(REDIS, f"aegis-fresh-{secrets.token_hex(3)}:")
+        try:
+            rebuild(app.extensions["aegis"].store, fresh)
+            assert fresh.dump() == store.dump()
+        finally:
+            fresh.clear()
+        r = app.test_client().get(f"/api/games/{gid}/view", headers=api.auth(tokens[0]))
+        assert r.headers["X-View-Source"] == "projection"
+    finally:
+        worker.terminate()
+        worker.wait(timeout=10)
+        close_app(app)
+
+
+def _one_move(api: Api, gid: str, tokens: dict[int, str], rng: random.Random) -> None:
+    for token in tokens.values():
+        view = api.view(gid, token)
+        prompts = [p for p in view["prompts"] if not p["free"]]
+        if view["status"] == "active" and prompts:
+            assert api.post(gid, token, rng.choice(prompts[0]["options"])["command"]).status_code == 200
+            return
+
+
+def test_flushing_redis_then_rebuild_restores_identical_views(postgres_env, redis_env, tmp_path):
+    env = {**postgres_env, **redis_env}
+    app = make_app(env)  # projections in-process, into Redis
+    try:
+        api = Api(app.test_client())
+        gid, host, tokens = api.new_game(["human", "random", "cautious"], seed="flush", reaction_seconds=0)
+        api.start(gid, host)
+        api.play_humans(gid, tokens, random.Random(1))
+        app.extensions["aegis.reads"].fresh()
+        store = app.extensions["aegis.views"]
+        before = store.dump()
+        assert before
+        app.extensions["aegis.worker"].stop()  # nothing may write while we look
+        store.redis.flushdb()
+        assert store.dump() == {} and store.position() == 0
+        out = subprocess.run(
+            aegis("rebuild-projections", "--quiet"), env={**clean_env(), **env}, capture_output=True, text=True, timeout=120
+        )
+        assert out.returncode == 0, out.stderr
+        assert "events_per_s=" in out.stdout
+        assert store.dump() == before
+    finally:
+        close_app(app)
+
+
+def test_redis_down_commands_still_work_reads_fall_back_and_views_catch_up(sqlite_env, tmp_path):
+    server = shutil.which("redis-server")
+    if server is None:
+        need_server("redis-server (the program)", FileNotFoundError("redis-server"))
+    port = free_port()
+    cmd = [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)]
+
+    def start_redis() -> subprocess.Popen:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        import redis
+
+        for _ in range(200):
+            try:
+                redis.Redis(port=port).ping()
+                return proc
+            except Exception:
+                time.sleep(0.02)
+        proc.kill()
+        raise AssertionError("the test's Redis did not start")
+
+    redis_proc = start_redis()
+    app = make_app({**sqlite_env, "REDIS_URL": f"redis://127.0.0.1:{port}/0", "AEGIS_VIEW_WAIT": "0.2"})
+    try:
+        api = Api(app.test_client())
+        gid, host, tokens = api.new_game(["human", "human", "random"], seed="outage", reaction_seconds=0)
+        api.start(gid, host)
+        rng = random.Random(5)
+        _one_move(api, gid, tokens, rng)
+        c = app.test_client()
+        assert c.get(f"/api/games/{gid}/view", headers=api.auth(tokens[0])).headers["X-View-Source"] == "projection"
+
+        redis_proc.send_signal(signal.SIGKILL)
+        redis_proc.wait(timeout=10)
+        for _ in range(3):
+            _one_move(api, gid, tokens, rng)  # commands succeed: the events are the truth
+        r = c.get(f"/api/games/{gid}/view", headers=api.auth(tokens[0]))
+        assert r.status_code == 200 and r.headers["X-View-Source"] == "events"
+        listing = c.get("/api/games")
+        assert listing.status_code == 503 and "Redis" in listing.get_json()["detail"]
+        ready = c.get("/readyz")
+        assert ready.status_code == 503 and ready.get_json()["status"] == "degraded"
+
+        redis_proc = start_redis()  # back, empty: the worker projects everything again
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            r = c.get(f"/api/games/{gid}/view", headers=api.auth(tokens[0]))
+            if r.headers["X-View-Source"] == "projection":
+                break
+            time.sleep(0.1)
+        assert r.headers["X-View-Source"] == "projection"
+        _views_equal_the_events(app, gid, tokens)
+        assert c.get("/api/games").status_code == 200 and c.get("/readyz").status_code == 200
+    finally:
+        close_app(app)
+        redis_proc.kill()
+        redis_proc.wait(timeout=10)
+    assert not os.path.exists(tmp_path / "dump.rdb")
