@@ -12,7 +12,6 @@ from api.schemas import HealthOut
 from projections.reads import ProjectedReads
 from projections.store import make_store
 from projections.worker import Worker
-from service.broker import make_broker
 from service.deadlines import DeadlineKeeper
 from service.games import GameService
 from service.settings import Settings, load
@@ -29,10 +28,8 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
         svc.after_save.append(lambda game: worker.wake.set())
     reads = ProjectedReads(svc, views, worker, wait=svc.settings.view_wait)
     keeper = DeadlineKeeper(svc, active_games=lambda: [UUID(g["id"]) for g in reads.lobby() or [] if g["status"] == "active"])
-    broker = make_broker(svc.settings.redis_url)
-    svc.after_save.append(lambda game: broker.publish(str(game.id), game.seq))
     app.extensions["aegis"] = svc
-    app.extensions["aegis.broker"] = broker
+    app.extensions["aegis.broker"] = svc.broker
     app.extensions["aegis.reads"] = reads
     app.extensions["aegis.views"] = views
     app.extensions["aegis.worker"] = worker

@@ -8,6 +8,9 @@ events (the floor: applying what was decided).
 
 http: commands per second through the REST API on SQLite, against a bare eventsourcing save of the
 same events (see ``benchmarks/http.py``).
+
+projections: lag from save to the Redis view and to an SSE stream of another process, p50/p99, and
+rebuild speed against reading alone (see ``benchmarks/projections.py``; needs PostgreSQL and Redis).
 """
 
 from __future__ import annotations
@@ -87,7 +90,7 @@ def print_engine(result: dict[str, Any]) -> None:
         )
 
 
-SUITES = ("engine", "http")
+SUITES = ("engine", "http", "projections")
 
 
 def main(suite: str = "engine", games: int = 40) -> int:
@@ -98,11 +101,16 @@ def main(suite: str = "engine", games: int = 40) -> int:
     if suite == "engine":
         result = engine(games)
         print_engine(result)
-    else:
+    elif suite == "http":
         from benchmarks.http import http, print_http
 
         result = {**http(games), "machine": machine()}
         print_http(result)
+    else:
+        from benchmarks.projections import print_projections, projections
+
+        result = {**projections(max(games, 1000)), "machine": machine()}
+        print_projections(result)
     path = RESULTS / f"{suite}-{time.strftime('%Y%m%dT%H%M%S')}.json"
     path.write_text(json.dumps(result, indent=2))
     print(f"written {path}")

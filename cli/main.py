@@ -55,7 +55,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from benchmarks.run import main as bench_main
 
-    games = args.games if args.games is not None else (40 if args.suite == "engine" else 10)
+    games = args.games if args.games is not None else {"engine": 40, "http": 10, "projections": 1000}[args.suite]
     if games < 1:
         print("aegis bench: --games must be at least 1", file=sys.stderr)
         return 2
@@ -112,10 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
         "suite",
         nargs="?",
         default="engine",
-        choices=["engine", "http"],
-        help="engine (decide+evolve) or http (the API on SQLite)",
+        choices=["engine", "http", "projections"],
+        help="engine (decide+evolve), http (the API on SQLite) or projections (lag and rebuild; PostgreSQL and Redis)",
     )
-    bench.add_argument("--games", type=int, default=None, help="games to play (default 40 for engine, 10 for http)")
+    bench.add_argument("--games", type=int, default=None, help="games (engine 40, http 10), or events for projections (1000)")
     bench.set_defaults(run=_bench)
     return parser
 

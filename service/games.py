@@ -28,6 +28,7 @@ from domain.kernel.errors import DomainError, MalformedCommand
 from domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
 from service import tokens
 from service.aggregate import Game
+from service.broker import make_broker
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
 from service.rulesets import ruleset_named
 from service.settings import Settings, load
@@ -58,7 +59,8 @@ class GameService:
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         self._known_seq: dict[UUID, int] = {}
-        self.after_save: list[Callable[[Game], None]] = []  # deadline keeper, projections
+        self.broker = make_broker(self.settings.redis_url)
+        self.after_save: list[Callable[[Game], None]] = [self._publish]  # and the deadline keeper, projections
 
     def close(self) -> None:
         self.store.close()
@@ -109,6 +111,10 @@ class GameService:
         self._known_seq[game.id] = game.seq
         for hook in self.after_save:
             hook(game)
+
+    def _publish(self, game: Game) -> None:
+        """Tell every stream, in this process or (with Redis) any other, that the game moved on."""
+        self.broker.publish(str(game.id), game.seq)
 
     def _read(self, game_id: UUID, read: Callable[[Game], T]) -> T:
         with self._lock(game_id):

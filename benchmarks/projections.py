@@ -1,0 +1,214 @@
+"""The ``projections`` suite, on the real PostgreSQL and Redis of the machine.
+
+Lag: this process saves commands through its own ``GameService`` (one process), a separate
+``aegis project`` worker keeps the views in Redis, and a separate ``aegis serve`` process holds an SSE
+stream that this process reads. For every event: the time from its save returning to (a) the Redis
+spectator view showing its seq and (b) its arrival on the stream from the other process; p50 and p99.
+
+Rebuild: every view rebuilt from the stored events into a fresh Redis prefix, against reading the same
+events without projecting them, in the same run.
+
+Servers: ``POSTGRES_HOST``/``POSTGRES_PORT``/``POSTGRES_DBNAME``/``POSTGRES_USER`` (default 127.0.0.1,
+5432, test, postgres; a schema of its own is made and dropped) and ``REDIS_URL`` (default
+redis://127.0.0.1:6379/15; a key prefix of its own is used and removed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def projections(events_wanted: int = 1000) -> dict[str, Any]:
+    import psycopg
+
+    from projections.store import RedisViewStore
+    from projections.views import view_key
+    from projections.worker import read_only, rebuild
+    from service.games import GameService
+    from service.settings import load
+
+    pg = {
+        "host": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
+        "port": int(os.environ.get("POSTGRES_PORT", "5432")),
+        "dbname": os.environ.get("POSTGRES_DBNAME", "test"),
+        "user": os.environ.get("POSTGRES_USER", "postgres"),
+    }
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
+    schema = "aegis_bench_" + secrets.token_hex(3)
+    prefix = f"aegis-bench-{secrets.token_hex(3)}:"
+    admin = psycopg.connect(**pg, autocommit=True)
+    admin.execute(f"CREATE SCHEMA {schema}")
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_HOST": pg["host"],
+        "POSTGRES_PORT": str(pg["port"]),
+        "POSTGRES_DBNAME": pg["dbname"],
+        "POSTGRES_USER": pg["user"],
+        "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
+        "POSTGRES_SCHEMA": schema,
+        "REDIS_URL": redis_url,
+        "AEGIS_REDIS_PREFIX": prefix,
+        "AEGIS_PROJECTOR": "worker",
+        "AEGIS_SSE_KEEPALIVE": "1",
+    }
+    child_env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "AEGIS_"))},
+        **env,
+        "PYTHONPATH": str(ROOT),
+    }
+    port = _free_port()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "project"], env=child_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        ),
+        subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
+            env=child_env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        ),
+    ]
+    service = GameService(load(env))
+    views = RedisViewStore(redis_url, prefix)
+    fresh = RedisViewStore(redis_url, f"aegis-bench-fresh-{secrets.token_hex(3)}:")
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(400):
+            try:
+                urllib.request.urlopen(url + "/readyz", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        saved: dict[tuple[str, int], float] = {}
+        in_view: dict[tuple[str, int], float] = {}
+        on_stream: dict[tuple[str, int], float] = {}
+        rng = random.Random(1)
+        games = 0
+        while len(saved) < events_wanted:
+            gid, host = service.create_game({"seats": 4, "reaction_seconds": 0, "seed": f"bench-{games}"})
+            games += 1
+            tokens = [service.take_seat(gid, name=f"p{i}", bot=None)[1] for i in range(4)]
+            service.start(gid, host)
+            g = str(gid)
+            stop = threading.Event()
+            ready = threading.Event()
+            threads = [
+                threading.Thread(target=_read_stream, args=(url, g, on_stream, stop, ready), daemon=True),
+                threading.Thread(target=_poll_view, args=(views, view_key(g, "spectator"), g, in_view, stop), daemon=True),
+            ]
+            for t in threads:
+                t.start()
+            ready.wait(10)
+            moves = 0
+            while moves < 400:
+                view = service.view(gid, None)
+                if view["status"] != "active":
+                    break
+                moved = False
+                for token in tokens:
+                    prompts = [p for p in service.view(gid, token)["prompts"] if not p["free"]]
+                    if prompts:
+                        _, events, _ = service.submit(gid, token, rng.choice(prompts[0]["options"])["command"])
+                        now = time.perf_counter()
+                        for e in events:
+                            saved[(g, e["seq"])] = now
+                        moves += 1
+                        moved = True
+                        time.sleep(0.002)
+                        break
+                if not moved:
+                    break
+            time.sleep(0.5)
+            stop.set()
+            for t in threads:
+                t.join(timeout=5)
+        view_lags = [in_view[k] - t for k, t in saved.items() if k in in_view]
+        stream_lags = [on_stream[k] - t for k, t in saved.items() if k in on_stream]
+        rebuilt = rebuild(service.store, fresh)
+        floor = read_only(service.store)
+        return {
+            "suite": "projections",
+            "games": games,
+            "events": len(saved),
+            "redis_view_lag_ms": {"n": len(view_lags), "p50": _pct(view_lags, 50) * 1000, "p99": _pct(view_lags, 99) * 1000},
+            "sse_other_process_lag_ms": {
+                "n": len(stream_lags),
+                "p50": _pct(stream_lags, 50) * 1000,
+                "p99": _pct(stream_lags, 99) * 1000,
+            },
+            "rebuild_events_per_s": rebuilt["events_per_s"],
+            "read_only_events_per_s": floor["events_per_s"],
+            "rebuild_costs_x_reading": rebuilt["seconds"] / floor["seconds"] if floor["seconds"] else 0.0,
+            "stored_events": rebuilt["events"],
+        }
+    finally:
+        for p in procs:
+            p.terminate()
+            p.wait(timeout=10)
+        service.close()
+        views.clear()
+        fresh.clear()
+        admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        admin.close()
+
+
+def _read_stream(url: str, gid: str, arrivals: dict, stop: threading.Event, ready: threading.Event) -> None:
+    with urllib.request.urlopen(f"{url}/api/games/{gid}/stream", timeout=30) as stream:
+        for raw in stream:
+            line = raw.decode().strip()
+            if line.startswith("id:"):
+                seq = int(line[3:])
+                if seq and not ready.is_set():
+                    ready.set()  # the first frame (the view) is here: the stream is listening
+                    continue
+                arrivals.setdefault((gid, seq), time.perf_counter())
+            if line.startswith("event: end") or stop.is_set():
+                return
+
+
+def _poll_view(views: Any, key: str, gid: str, seen: dict, stop: threading.Event) -> None:
+    last = 0
+    while not stop.is_set():
+        raw = views.redis.get(views._key(key))
+        if raw is not None:
+            seq = json.loads(raw)["seq"]
+            now = time.perf_counter()
+            for s in range(last + 1, seq + 1):
+                seen.setdefault((gid, s), now)
+            last = max(last, seq)
+        time.sleep(0.0005)
+
+
+def print_projections(r: dict[str, Any]) -> None:
+    v, s = r["redis_view_lag_ms"], r["sse_other_process_lag_ms"]
+    print(f"projections: {r['events']} events in {r['games']} games, saved by this process")
+    print(f"  saved -> Redis view (worker process):    p50 {v['p50']:.1f} ms  p99 {v['p99']:.1f} ms  (n={v['n']})")
+    print(f"  saved -> SSE stream of another process:  p50 {s['p50']:.1f} ms  p99 {s['p99']:.1f} ms  (n={s['n']})")
+    print(
+        f"  rebuild: {r['rebuild_events_per_s']:.0f} events/s; reading alone {r['read_only_events_per_s']:.0f} events/s "
+        f"(projecting costs {r['rebuild_costs_x_reading']:.1f}x reading; {r['stored_events']} stored events)"
+    )
