@@ -7,13 +7,14 @@ from uuid import UUID
 
 from flask import Flask, Response, current_app, json
 
-from api import games, openapi, players, problems, stream
+from api import games, openapi, players, problems, replays, stream
 from api.schemas import HealthOut
 from projections.reads import ProjectedReads
 from projections.store import make_store
 from projections.worker import Worker
 from service.deadlines import DeadlineKeeper
 from service.games import GameService
+from service.replays import Replays
 from service.settings import Settings, load
 
 
@@ -31,6 +32,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.extensions["aegis"] = svc
     app.extensions["aegis.broker"] = svc.broker
     app.extensions["aegis.reads"] = reads
+    app.extensions["aegis.replays"] = Replays(svc)
     app.extensions["aegis.views"] = views
     app.extensions["aegis.worker"] = worker
     app.extensions["aegis.deadlines"] = keeper
@@ -42,6 +44,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.register_blueprint(games.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(replays.bp)
     app.register_blueprint(openapi.bp)
 
     @app.get("/healthz")

@@ -122,6 +122,22 @@ PATHS: dict[str, dict[str, Any]] = {
             },
         }
     },
+    "/api/games/{gid}/replay": {
+        "get": {
+            "summary": "The table after any step, as a seat, a spectator or (after the game) everyone knew it",
+            "parameters": [GAME_ID, {"in": "query", "schema": "ReplayQuery"}],
+            "security": OPTIONAL_BEARER,
+            "responses": {"200": {"description": "one step", **_json("ReplayOut")}, **_problems(400, 401, 403, 404)},
+        }
+    },
+    "/api/games/{gid}/timeline": {
+        "get": {
+            "summary": "Every event in plain words, as the perspective knows it",
+            "parameters": [GAME_ID, {"in": "query", "schema": "TimelineQuery"}],
+            "security": OPTIONAL_BEARER,
+            "responses": {"200": {"description": "the narrated log", **_json("TimelineOut")}, **_problems(400, 401, 403, 404)},
+        }
+    },
     "/api/players/{name}/stats": {
         "get": {
             "summary": "A player's statistics: games, wins, draws, bluffs made, calls made, bluffs caught, wars won",
@@ -154,7 +170,8 @@ def document() -> dict[str, Any]:
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name in dir(schemas):
         obj = getattr(schemas, name)
-        if isinstance(obj, type) and issubclass(obj, schemas.Schema) and name.endswith(("In", "Out", "Query")):
+        is_body = isinstance(obj, type) and issubclass(obj, schemas.Schema) and name.endswith(("In", "Out", "Query"))
+        if is_body and name not in spec.components.schemas:  # nested schemas may be registered already
             spec.components.schema(name, schema=obj)
     for path, operations in PATHS.items():
         spec.path(path=path, operations=operations)

@@ -76,6 +76,16 @@ class GamesQuery(Strict):
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
+class TimelineQuery(Strict):
+    as_ = fields.String(
+        data_key="as", metadata={"description": "a seat number, 'spectator' (default) or 'omniscient' (after the game)"}
+    )
+
+
+class ReplayQuery(TimelineQuery):
+    step = fields.Integer(validate=validate.Range(min=0), metadata={"description": "events applied (default: all)"})
+
+
 # ----- out -----
 
 
@@ -172,6 +182,39 @@ class ProblemOut(Schema):
     legal = fields.List(fields.Dict(), metadata={"description": "commands that are legal instead"})
     errors = fields.Dict(metadata={"description": "field -> messages, for a malformed body"})
     seq = fields.Integer(metadata={"description": "the game's seq, for a stale expected_seq"})
+
+
+class NarratedEventOut(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    seq = fields.Integer(required=True)
+    type = fields.String(required=True)
+    text = fields.String(required=True, metadata={"description": "the event in plain words, as the perspective knows it"})
+
+
+class ReplayOut(Schema):
+    id = fields.String(required=True)
+    step = fields.Integer(required=True)
+    steps = fields.Integer(required=True)
+    as_ = fields.Raw(required=True, data_key="as", metadata={"description": "a seat number, 'spectator' or 'omniscient'"})
+    seats = fields.List(fields.Nested(SeatInfoOut), required=True)
+    rigged = fields.Boolean(required=True)
+    table = fields.Dict(required=True, metadata={"description": "the table after this step, as the perspective knew it"})
+    event = fields.Dict(allow_none=True, metadata={"description": "the event of this step, redacted, with its 'text'"})
+
+
+class TimelineItemOut(Schema):
+    seq = fields.Integer(required=True)
+    type = fields.String(required=True)
+    text = fields.String(required=True)
+
+
+class TimelineOut(Schema):
+    id = fields.String(required=True)
+    as_ = fields.Raw(required=True, data_key="as")
+    steps = fields.Integer(required=True)
+    events = fields.List(fields.Nested(TimelineItemOut), required=True)
 
 
 class HealthOut(Schema):

@@ -8,6 +8,7 @@ from typing import Any
 from domain.everaegis import decide as _decide
 from domain.everaegis import evolve as _evolve
 from domain.everaegis import flow as _flow
+from domain.everaegis import narration as _narration
 from domain.everaegis import prompts as _prompts
 from domain.everaegis import redaction as _redaction
 from domain.everaegis import rig as _rig
@@ -45,6 +46,12 @@ class EverAegis:
 
     def apply(self, state: GameState, event: Event) -> None:
         _evolve.apply(state, event)
+
+    def clone(self, state: GameState) -> GameState:
+        return state.clone()
+
+    def narrate(self, event: dict[str, Any], names: list[str]) -> str:
+        return _narration.narrate(event, names)
 
     def fold(self, config: Config, events: Iterable[Event]) -> GameState:
         return _evolve.fold(config, events)

@@ -31,6 +31,12 @@ class Ruleset(Protocol):
     def apply(self, state: Any, event: Event) -> None:
         """Apply one event to a state the caller owns, in place (the fast path of ``evolve``)."""
 
+    def clone(self, state: Any) -> Any:
+        """An independent copy of a state (for checkpoints)."""
+
+    def narrate(self, event: dict[str, Any], names: list[str]) -> str:
+        """One plain sentence for an event as a reader sees it (redacted)."""
+
     def fold(self, config: Any, events: Iterable[Event]) -> Any:
         """The state after a whole log."""
 

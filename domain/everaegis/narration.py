@@ -1,0 +1,334 @@
+"""One sentence in plain words for every event, from the event as a reader may see it.
+
+Narration never looks past redaction: it is given the redacted event, so a card its reader may not
+know is "a card", and an answer still secret in an open window is "answers".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Narrator = Callable[[dict[str, Any], Callable[[Any], str]], str]
+_NARRATORS: dict[str, Narrator] = {}
+
+ACTION_NAMES = {
+    "recruit": "Recruit",
+    "war": "War",
+    "temple": "Temple",
+    "mason": "Mason",
+    "barracks": "Barracks",
+    "treasury": "Treasury",
+    "laboratory": "Laboratory",
+    "library": "Library",
+}
+
+
+def _on(*types: str) -> Callable[[Narrator], Narrator]:
+    def register(fn: Narrator) -> Narrator:
+        for t in types:
+            _NARRATORS[t] = fn
+        return fn
+
+    return register
+
+
+def narrate(event: dict[str, Any], names: list[str]) -> str:
+    """``event`` as the reader sees it; ``names`` by seat."""
+
+    def who(seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return names[seat]
+        return "the reserve" if seat == "reserve" else str(seat)
+
+    fn = _NARRATORS.get(event.get("type", ""))
+    return fn(event, who) if fn else event.get("type", "?")
+
+
+def _card(e: dict[str, Any]) -> str:
+    return f"a {e['name']}" if e.get("name") else "a card"
+
+
+def _action(name: str) -> str:
+    return ACTION_NAMES.get(name, name.title())
+
+
+@_on("GameStarted")
+def _started(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return "A rigged position is set up" if e.get("rigged") else "The game begins; the seed's commitment is published"
+
+
+@_on("YearsFormed")
+def _years(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{len(e.get('years', []))} years are formed and shuffled"
+
+
+@_on("DeckFormed")
+def _deck(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"The deck is formed: {e['size']} cards"
+
+
+@_on("FirstPlayerChosen")
+def _first(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} plays first"
+
+
+@_on("SetupDealt")
+def _dealt(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"Everyone starts with {e['cards_each']} card(s)" if e["cards_each"] else "Setup is done"
+
+
+@_on("SetupRevealsBegan")
+def _setup_reveals(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return "Each player reveals a card before play"
+
+
+@_on("TurnBegan")
+def _turn(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"Turn {e['turn']}: {who(e['seat'])}"
+
+
+@_on("TurnSkipped")
+def _skipped(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} skips the turn (BRIG)"
+
+
+@_on("PhaseBegan")
+def _phase(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])}'s {e['phase'].title()} Phase"
+
+
+@_on("TurnEnded")
+def _turn_ended(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])}'s turn ends"
+
+
+@_on("YearMadeDeck")
+def _year_deck(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    how = "the last year left" if e.get("forced") else f"chosen by {who(e['chosen_by'])}"
+    return f"The deck is empty: year {e['year']} ({e['size']} cards) becomes the deck, {how}"
+
+
+@_on("CardDrawn")
+def _drawn(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} draws {_card(e)}"
+
+
+@_on("CardDealt")
+def _card_dealt(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} is dealt {_card(e)}" + (" face up" if e.get("revealed") else "")
+
+
+@_on("CardNotGained")
+def _not_gained(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} gains no card: the deck and every year are empty"
+
+
+@_on("CardRevealed")
+def _revealed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    if not e.get("full", True):
+        return f"{who(e['seat'])} shows {_card(e)} to prove the claim"
+    why = {"war": " after losing the war", "incorrect call": " for an incorrect call", "eliminated": " on elimination"}
+    reason = next((v for k, v in why.items() if str(e.get("reason", "")).startswith(k)), "")
+    return f"{who(e['seat'])} reveals {_card(e)}{reason}"
+
+
+@_on("CardUnrevealed")
+def _unrevealed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} turns {_card(e)} face down again"
+
+
+@_on("CardDiscarded")
+def _discarded(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} discards {_card(e)}; it is shuffled into the deck"
+
+
+@_on("CardMoved")
+def _moved(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['from_seat'])}'s revealed {e.get('name') or 'card'} goes to {who(e['to_seat'])}"
+
+
+@_on("CardPutOnDeck")
+def _put_on_deck(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} puts {_card(e)} on top of the deck"
+
+
+@_on("SoldiersChanged")
+def _soldiers(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    verb = "gains" if e["delta"] > 0 else "loses"
+    return f"{who(e['seat'])} {verb} {abs(e['delta'])} soldier(s): {e['total']} now"
+
+
+@_on("ItemGained")
+def _item_gained(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    source = e.get("source", "reserve")
+    origin = "" if source == "reserve" else f" from {who(source)}"
+    return f"{who(e['seat'])} gains the {e['item']}{origin}"
+
+
+@_on("ItemNotGained")
+def _item_not_gained(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} gains no {e['item']}: none can be had"
+
+
+@_on("ItemDiscarded")
+def _item_discarded(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])}'s {e['item']} goes back to the reserve"
+
+
+@_on("SanctionPlaced")
+def _sanction_placed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"A SANCTION covers {who(e['seat'])}'s {_action(e['action'])}"
+
+
+@_on("SanctionNotPlaced")
+def _sanction_not_placed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"No SANCTION is placed on {who(e['seat'])}'s {_action(e['action'])}"
+
+
+@_on("SanctionRemoved")
+def _sanction_removed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"The SANCTION leaves {who(e['seat'])}'s {_action(e['action'])}"
+
+
+@_on("ActionDeclared")
+def _declared(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    seat, action, plan = who(e["seat"]), e["action"], e.get("plan") or {}
+    if e.get("sanctioned"):
+        return f"{seat} uses the SANCTIONED {_action(action)}: a card must be discarded"
+    if action == "recruit":
+        return f"{seat} recruits"
+    if action == "war":
+        return f"{seat} declares war on {who(plan.get('target'))}"
+    claim = f"{seat} claims the {_action(action)}"
+    if action == "temple":
+        return f"{claim}: give a revealed card to {who(plan.get('recipient'))}"
+    if action == "mason":
+        if "give_wall" in plan:
+            return f"{claim}: give the WALL to {who(plan['give_wall'])}"
+        n = len(plan.get("discard", []))
+        return f"{claim}: discard {n} item(s)" if n else f"{claim}: discard nothing"
+    if action == "library":
+        if "treaty" in plan:
+            return f"{claim}: give the TREATY to {who(plan['treaty'])}"
+        targets = ", ".join(f"{who(t['seat'])}'s {_action(t['action'])}" for t in plan.get("sanctions", []))
+        return f"{claim}: SANCTION {targets}"
+    return claim
+
+
+@_on("ReactionWindowOpened")
+def _window_opened(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    asked = ", ".join(who(s) for s in e.get("asked", []))
+    return f"{asked} may react to {who(e['claimant'])}'s {e['claim']} claim"
+
+
+@_on("ReactionGiven")
+def _reaction(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    if "answer" not in e:
+        return f"{who(e['seat'])} answers"
+    if e["answer"] == "guard":
+        return f"{who(e['seat'])} answers: guard ({'WALL' if e.get('means') == 'wall' else 'a card claim'})"
+    return f"{who(e['seat'])} answers: {e['answer']}"
+
+
+@_on("ReactionWindowClosed")
+def _window_closed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    late = e.get("timed_out") or []
+    tail = f"; no answer from {', '.join(who(s) for s in late)}" if late else ""
+    return ("The deadline closes the window" if e.get("by") == "deadline" else "Everyone has answered") + tail
+
+
+@_on("GuardDeclared")
+def _guard(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    means = "the WALL" if e["means"] == "wall" else f"a {_action(e['action'])} claim"
+    return f"{who(e['seat'])} guards with {means}"
+
+
+@_on("BluffCalled")
+def _called(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['caller'])} calls {who(e['claimant'])}'s bluff on the {e['claim']}"
+
+
+@_on("ClaimProven")
+def _proven(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} holds the {e['claim']}: the call was wrong"
+
+
+@_on("BluffExposed")
+def _exposed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    if e.get("card") is None:
+        return f"{who(e['seat'])} has no card to show: the {e['claim']} claim was a bluff"
+    return f"{who(e['seat'])} reveals {_card(e)}: the {e['claim']} claim was a bluff"
+
+
+@_on("CallSettled")
+def _settled(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['caller'])}'s call was {'right' if e['correct'] else 'wrong'}"
+
+
+@_on("GuardHeld")
+def _guard_held(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])}'s guard stands"
+
+
+@_on("ActionThwarted")
+def _thwarted(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])}'s {_action(e['action'])} is thwarted"
+
+
+@_on("ActionResolving")
+def _resolving(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    guarded = e.get("guarded_by") or []
+    tail = f", except for {', '.join(who(s) for s in guarded)}" if guarded else ""
+    return f"{who(e['seat'])}'s {_action(e['action'])} takes effect{tail}"
+
+
+@_on("ActionCompleted")
+def _completed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])}'s {_action(e['action'])}: {e['outcome']}"
+
+
+@_on("WarDesignated")
+def _designated(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"War: {who(e['attacker'])} attacks {who(e['defender'])}"
+
+
+@_on("WarBattle")
+def _battle(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    wall = " (WALL +5)" if e.get("wall_bonus") else ""
+    return (
+        f"Battle: {who(e['attacker'])} {e['attacker_strength']} against {who(e['defender'])} "
+        f"{e['defender_strength']}{wall}; {who(e['winner'])} wins"
+    )
+
+
+@_on("WarThwarted")
+def _war_thwarted(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['attacker'])}'s war is thwarted: no soldiers"
+
+
+@_on("WarResolution")
+def _resolution(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['loser'])} lost and must reveal {e['reveals_due']} card(s)"
+
+
+@_on("WarCasualties")
+def _casualties(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"Casualties: {who(e['attacker'])} loses {e['attacker_loss']}, {who(e['defender'])} loses {e['defender_loss']}"
+
+
+@_on("WarEnded")
+def _war_ended(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return "The war ends"
+
+
+@_on("PlayerEliminated")
+def _eliminated(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} is eliminated"
+
+
+@_on("GameEnded")
+def _ended(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    if e["result"] == "draw":
+        return f"The game is a draw ({e['reason']})"
+    return f"{', '.join(who(s) for s in e['winners'])} wins ({e['reason']})"

@@ -1,0 +1,112 @@
+"""Replays over the service: who may look from which perspective, and the narrated timeline.
+
+- ``spectator``: anyone, any time.
+- a seat: its own token holder during the game; anyone once the game is over (what that player knew).
+- ``omniscient``: anyone once the game is over; during a rigged game, its host (the position was theirs).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+from uuid import UUID
+
+from domain.kernel.events import event_from_dict
+from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader, redact_event
+from replay.engine import Replay
+from service import tokens
+from service.aggregate import Game
+from service.errors import BadRequest, Forbidden, NotFound
+from service.games import GameService
+from service.rulesets import ruleset_named
+
+CACHED_REPLAYS = 32
+
+
+class Replays:
+    def __init__(self, service: GameService):
+        self.service = service
+        self._cache: OrderedDict[tuple[UUID, int], Replay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _replay(self, game: Game) -> Replay:
+        key = (game.id, game.seq)
+        with self._lock:
+            found = self._cache.get(key)
+            if found is not None:
+                self._cache.move_to_end(key)
+                return found
+        rules = ruleset_named(game.ruleset)
+        made = Replay(rules, rules.make_config(game.config), [event_from_dict(e) for e in game.log])
+        with self._lock:
+            self._cache[key] = made
+            while len(self._cache) > CACHED_REPLAYS:
+                self._cache.popitem(last=False)
+        return made
+
+    def _load(self, game_id: UUID) -> tuple[Game, list[dict[str, Any]]]:
+        def read(game: Game) -> tuple[Game, list[dict[str, Any]]]:
+            if game.config is None:
+                raise NotFound("the game has not started: there is nothing to replay yet")
+            return game, list(game.log)
+
+        return self.service._read(game_id, read)
+
+    @staticmethod
+    def perspective(game: Game, as_: str | None, token: str | None) -> Perspective:
+        """Parse ``as`` and check that the caller may look from there."""
+        finished = game.finished_seq is not None
+        if as_ in (None, "", SPECTATOR):
+            return SPECTATOR
+        if as_ == OMNISCIENT:
+            if finished or (game.rigged and tokens.matches(token, game.host_token_hash)):
+                return OMNISCIENT
+            raise Forbidden("the omniscient replay opens when the game is over (or to the host of a rigged game)")
+        if not as_.isdigit() or not 0 <= int(as_) < len(game.seats):
+            raise BadRequest(f"'as' is a seat (0-{len(game.seats) - 1}), 'spectator' or 'omniscient', not {as_!r}")
+        seat = int(as_)
+        if finished or tokens.matches(token, game.seats[seat]["token_hash"]):
+            return seat
+        raise Forbidden(f"during the game only seat {seat}'s own token may replay what seat {seat} knew")
+
+    def step(self, game_id: UUID, step: int | None, as_: str | None, token: str | None) -> dict[str, Any]:
+        game, log = self._load(game_id)
+        who = self.perspective(game, as_, token)
+        replay = self._replay(game)
+        n = replay.steps if step is None else step
+        if not 0 <= n <= replay.steps:
+            raise BadRequest(f"step {n} is outside 0..{replay.steps}")
+        rules = ruleset_named(game.ruleset)
+        names = [s["name"] for s in game.seats]
+        state = replay.state_at(n)
+        event = None
+        if n > 0:
+            seen = self._redacted(game, log[n - 1], who)
+            event = {**seen, "text": rules.narrate(seen, names)}
+        return {
+            "id": str(game.id),
+            "step": n,
+            "steps": replay.steps,
+            "as_": who,
+            "seats": [{"seat": s["seat"], "name": s["name"], "bot": s["bot"]} for s in game.seats],
+            "rigged": game.rigged,
+            "table": rules.view(state, who),
+            "event": event,
+        }
+
+    def timeline(self, game_id: UUID, as_: str | None, token: str | None) -> dict[str, Any]:
+        game, log = self._load(game_id)
+        who = self.perspective(game, as_, token)
+        rules = ruleset_named(game.ruleset)
+        names = [s["name"] for s in game.seats]
+        items = []
+        for e in log:
+            seen = self._redacted(game, e, who)
+            items.append({"seq": e["seq"], "type": e["type"], "text": rules.narrate(seen, names)})
+        return {"id": str(game.id), "as_": who, "steps": len(log), "events": items}
+
+    @staticmethod
+    def _redacted(game: Game, event: dict[str, Any], who: Perspective) -> dict[str, Any]:
+        ended = game.finished_seq is not None and game.finished_seq <= event["seq"]
+        return redact_event(event, reader(who, finished=ended))
