@@ -9,6 +9,8 @@ events (the floor: applying what was decided).
 http: commands per second through the REST API on SQLite, against a bare eventsourcing save of the
 same events (see ``benchmarks/http.py``).
 
+seek: random steps of a finished game of 5,000+ events with checkpoints, against refolding.
+
 projections: lag from save to the Redis view and to an SSE stream of another process, p50/p99, and
 rebuild speed against reading alone (see ``benchmarks/projections.py``; needs PostgreSQL and Redis).
 """
@@ -90,7 +92,7 @@ def print_engine(result: dict[str, Any]) -> None:
         )
 
 
-SUITES = ("engine", "http", "projections")
+SUITES = ("engine", "http", "projections", "seek")
 
 
 def main(suite: str = "engine", games: int = 40) -> int:
@@ -106,6 +108,11 @@ def main(suite: str = "engine", games: int = 40) -> int:
 
         result = {**http(games), "machine": machine()}
         print_http(result)
+    elif suite == "seek":
+        from benchmarks.seek import print_seek, seek
+
+        result = {**seek(), "machine": machine()}
+        print_seek(result)
     else:
         from benchmarks.projections import print_projections, projections
 

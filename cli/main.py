@@ -55,7 +55,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from benchmarks.run import main as bench_main
 
-    games = args.games if args.games is not None else {"engine": 40, "http": 10, "projections": 1000}[args.suite]
+    games = args.games if args.games is not None else {"engine": 40, "http": 10, "projections": 1000, "seek": 1}[args.suite]
     if games < 1:
         print("aegis bench: --games must be at least 1", file=sys.stderr)
         return 2
@@ -112,8 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
         "suite",
         nargs="?",
         default="engine",
-        choices=["engine", "http", "projections"],
-        help="engine (decide+evolve), http (the API on SQLite) or projections (lag and rebuild; PostgreSQL and Redis)",
+        choices=["engine", "http", "projections", "seek"],
+        help="engine (decide+evolve), http (the API on SQLite), projections (lag and rebuild; PostgreSQL and Redis) "
+        "or seek (replay steps of a long game)",
     )
     bench.add_argument("--games", type=int, default=None, help="games (engine 40, http 10), or events for projections (1000)")
     bench.set_defaults(run=_bench)
