@@ -45,6 +45,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.register_blueprint(stream.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(replays.bp)
+    app.register_blueprint(replays.viewer_bp)
     app.register_blueprint(openapi.bp)
 
     @app.get("/healthz")

@@ -138,6 +138,13 @@ PATHS: dict[str, dict[str, Any]] = {
             "responses": {"200": {"description": "the narrated log", **_json("TimelineOut")}, **_problems(400, 401, 403, 404)},
         }
     },
+    "/replay/{gid}": {
+        "get": {
+            "summary": "The step-through viewer (a web page): ?step=N&as=<seat|spectator|omniscient>, #token=<seat token>",
+            "parameters": [GAME_ID],
+            "responses": {"200": {"description": "the page", "content": {"text/html": {"schema": {"type": "string"}}}}},
+        }
+    },
     "/api/players/{name}/stats": {
         "get": {
             "summary": "A player's statistics: games, wins, draws, bluffs made, calls made, bluffs caught, wars won",

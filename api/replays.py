@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Blueprint, Response, current_app, request
 
 from api import schemas
 from api.games import answer, game_id, token
 
 bp = Blueprint("replays", __name__, url_prefix="/api/games")
+viewer_bp = Blueprint("viewer", __name__)
+VIEWER = Path(__file__).with_name("static") / "replay.html"
+
+
+@viewer_bp.get("/replay/<gid>")
+def viewer(gid: str) -> Response:
+    """The step-through viewer page; it reads /replay and /timeline (``?step=N&as=...``, ``#token=...``)."""
+    game_id(gid)
+    return Response(VIEWER.read_text(), mimetype="text/html")
 
 
 @bp.get("/<gid>/replay")
