@@ -138,6 +138,35 @@ PATHS: dict[str, dict[str, Any]] = {
             "responses": {"200": {"description": "the narrated log", **_json("TimelineOut")}, **_problems(400, 401, 403, 404)},
         }
     },
+    "/api/games/{gid}/audit": {
+        "get": {
+            "summary": "A disputed claim: what the claimant held, what each player knew, every answer with its time, "
+            "whether an undo was possible, and what followed",
+            "parameters": [GAME_ID, {"in": "query", "schema": "AuditQuery"}],
+            "security": OPTIONAL_BEARER,
+            "responses": {"200": {"description": "the audit", **_json("AuditOut")}, **_problems(400, 401, 403, 404)},
+        }
+    },
+    "/api/games/{gid}/verify": {
+        "get": {
+            "summary": "Replay a finished game from its revealed seed and recorded commands; compare every event",
+            "parameters": [GAME_ID],
+            "responses": {"200": {"description": "the verdict", **_json("VerifyOut")}, **_problems(404, 409)},
+        }
+    },
+    "/api/games/{gid}/export": {
+        "get": {
+            "summary": "A finished game's stored events as NDJSON (aegis import reads it)",
+            "parameters": [GAME_ID],
+            "responses": {
+                "200": {
+                    "description": "one JSON object per line",
+                    "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                },
+                **_problems(404, 409),
+            },
+        }
+    },
     "/replay/{gid}": {
         "get": {
             "summary": "The step-through viewer (a web page): ?step=N&as=<seat|spectator|omniscient>, #token=<seat token>",

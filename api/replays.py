@@ -8,6 +8,7 @@ from flask import Blueprint, Response, current_app, request
 
 from api import schemas
 from api.games import answer, game_id, token
+from service import records
 
 bp = Blueprint("replays", __name__, url_prefix="/api/games")
 viewer_bp = Blueprint("viewer", __name__)
@@ -33,3 +34,25 @@ def timeline(gid: str) -> Response:
     query = schemas.TimelineQuery().load(request.args.to_dict())
     found = current_app.extensions["aegis.replays"].timeline(game_id(gid), query.get("as_"), token())
     return answer(schemas.TimelineOut(), found)
+
+
+@bp.get("/<gid>/audit")
+def audit(gid: str) -> Response:
+    query = schemas.AuditQuery().load(request.args.to_dict())
+    svc = current_app.extensions["aegis"]
+    gid_u = game_id(gid)
+    game = svc._read(gid_u, lambda g: g)
+    who = current_app.extensions["aegis.replays"].perspective(game, query.get("as_"), token())
+    return answer(schemas.AuditOut(), records.audit(svc, gid_u, query["step"], who))
+
+
+@bp.get("/<gid>/verify")
+def verify(gid: str) -> Response:
+    return answer(schemas.VerifyOut(), records.verify(current_app.extensions["aegis"], game_id(gid)))
+
+
+@bp.get("/<gid>/export")
+def export(gid: str) -> Response:
+    lines = list(records.export_lines(current_app.extensions["aegis"], game_id(gid)))
+    headers = {"Content-Disposition": f'attachment; filename="aegis-{gid}.ndjson"'}
+    return Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson", headers=headers)

@@ -86,6 +86,10 @@ class ReplayQuery(TimelineQuery):
     step = fields.Integer(validate=validate.Range(min=0), metadata={"description": "events applied (default: all)"})
 
 
+class AuditQuery(TimelineQuery):
+    step = fields.Integer(required=True, validate=validate.Range(min=1), metadata={"description": "a step of the claim"})
+
+
 # ----- out -----
 
 
@@ -215,6 +219,36 @@ class TimelineOut(Schema):
     as_ = fields.Raw(required=True, data_key="as")
     steps = fields.Integer(required=True)
     events = fields.List(fields.Nested(TimelineItemOut), required=True)
+
+
+class VerifyOut(Schema):
+    id = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    events = fields.Integer(required=True)
+    commands = fields.Integer(required=True)
+    seed = fields.String(required=True)
+    commitment = fields.String(allow_none=True)
+    rigged = fields.Boolean(required=True)
+    problems = fields.List(fields.String(), required=True)
+    first_difference = fields.Dict(allow_none=True)
+
+
+class AuditOut(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    id = fields.String(required=True)
+    step = fields.Integer(required=True)
+    as_ = fields.Raw(required=True, data_key="as")
+    finished = fields.Boolean(required=True)
+    declared = fields.Dict(required=True)
+    claimant = fields.Dict(required=True)
+    claim = fields.String(allow_none=True)
+    claimant_held = fields.Dict(allow_none=True, metadata={"description": "what the claimant held (when the reader may know)"})
+    others_knew = fields.Dict(required=True, metadata={"description": "per player: the claimant's cards that player knew"})
+    answers = fields.List(fields.Dict(), required=True, metadata={"description": "every answer in the window, with its time"})
+    undo = fields.Dict(required=True)
+    followed = fields.List(fields.Dict(), required=True)
 
 
 class HealthOut(Schema):

@@ -1,0 +1,147 @@
+"""``aegis verify``, ``aegis export``, ``aegis import`` and ``aegis audit``: the record of a game, read
+straight from the event store the environment names (see the README)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+from uuid import UUID
+
+
+def _service() -> Any:
+    from service.games import GameService
+
+    return GameService()
+
+
+def _game(raw: str) -> UUID | None:
+    try:
+        return UUID(raw)
+    except ValueError:
+        print(f"aegis: {raw!r} is not a game id", file=sys.stderr)
+        return None
+
+
+def _fail(err: Exception) -> int:
+    print(f"aegis: {getattr(err, 'detail', err)}", file=sys.stderr)
+    return 1
+
+
+def verify(args: argparse.Namespace) -> int:
+    """Replay a finished game from its revealed seed: start it again, re-decide every recorded command and
+    compare every event with the stored one, and the seed with the commitment published at the start."""
+    from service.errors import ServiceError
+    from service.records import verify as run
+
+    gid = _game(args.game)
+    if gid is None:
+        return 2
+    svc = _service()
+    try:
+        result = run(svc, gid)
+    except ServiceError as err:
+        return _fail(err)
+    finally:
+        svc.close()
+    if result["ok"]:
+        print(f"verified: {result['events']} events and {result['commands']} commands replayed from seed {result['seed']!r}")
+        if not result["rigged"]:
+            print(f"commitment {result['commitment']} matches the seed")
+        return 0
+    print("NOT verified:")
+    for problem in result["problems"]:
+        print(f"  - {problem}")
+    if result["first_difference"]:
+        print(json.dumps(result["first_difference"], indent=2, sort_keys=True))
+    return 1
+
+
+def export(args: argparse.Namespace) -> int:
+    from service.errors import ServiceError
+    from service.records import export_lines
+
+    gid = _game(args.game)
+    if gid is None:
+        return 2
+    svc = _service()
+    try:
+        lines = list(export_lines(svc, gid))
+    except ServiceError as err:
+        return _fail(err)
+    finally:
+        svc.close()
+    out = open(args.out, "w") if args.out else sys.stdout  # noqa: SIM115 - stdout is not ours to close
+    try:
+        for line in lines:
+            out.write(line + "\n")
+    finally:
+        if args.out:
+            out.close()
+    if args.out:
+        print(f"exported {len(lines) - 1} events to {args.out}", file=sys.stderr)
+    return 0
+
+
+def import_(args: argparse.Namespace) -> int:
+    from service.errors import ServiceError
+    from service.records import import_lines
+
+    try:
+        with open(args.file) as f:
+            lines = f.readlines()
+    except OSError as err:
+        return _fail(err)
+    svc = _service()
+    try:
+        gid = import_lines(svc, lines)
+    except (ServiceError, ValueError, KeyError) as err:
+        return _fail(err)
+    finally:
+        svc.close()
+    print(f"imported game {gid} ({len(lines) - 1} events)")
+    return 0
+
+
+def audit(args: argparse.Namespace) -> int:
+    from domain.kernel.redaction import OMNISCIENT, SPECTATOR
+    from service.errors import ServiceError
+    from service.records import audit as run
+
+    gid = _game(args.game)
+    if gid is None:
+        return 2
+    svc = _service()
+    try:
+        game = svc._read(gid, lambda g: g)
+        who: Any = OMNISCIENT if game.finished_seq is not None else SPECTATOR
+        result = run(svc, gid, args.step, who)
+    except ServiceError as err:
+        return _fail(err)
+    finally:
+        svc.close()
+    print(json.dumps(result, indent=2, sort_keys=True, default=str))
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    v = sub.add_parser("verify", help="replay a finished game from its seed and check every event", description=verify.__doc__)
+    v.add_argument("game", help="the game id")
+    v.set_defaults(run=verify)
+    e = sub.add_parser("export", help="write a finished game's stored events as NDJSON")
+    e.add_argument("game", help="the game id")
+    e.add_argument("-o", "--out", help="a file (default: standard output)")
+    e.set_defaults(run=export)
+    i = sub.add_parser("import", help="store an exported game (NDJSON) in this store, unchanged")
+    i.add_argument("file", help="the NDJSON file written by 'aegis export'")
+    i.set_defaults(run=import_)
+    a = sub.add_parser(
+        "audit",
+        help="a disputed claim at a step: what was held, what was known, the answers and their times, undo",
+        description="Print the audit of the claim in play at STEP (the last declaration at or before it). "
+        "Omniscient once the game is over, a spectator's view before.",
+    )
+    a.add_argument("game", help="the game id")
+    a.add_argument("--step", type=int, required=True, help="a step (seq) of the claim")
+    a.set_defaults(run=audit)
