@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -29,22 +30,38 @@ def _fail(err: Exception) -> int:
     return 1
 
 
+class Refused(Exception):
+    """A refusal already reported to the user, with the exit code to return."""
+
+    def __init__(self, code: int):
+        self.code = code
+
+
+def _on_game(raw: str, read: Callable[[Any, UUID], Any]) -> Any:
+    """Run ``read(service, game id)`` on the store the environment names; refusals become ``Refused``."""
+    from service.errors import ServiceError
+
+    gid = _game(raw)
+    if gid is None:
+        raise Refused(2)
+    svc = _service()
+    try:
+        return read(svc, gid)
+    except ServiceError as err:
+        raise Refused(_fail(err)) from None
+    finally:
+        svc.close()
+
+
 def verify(args: argparse.Namespace) -> int:
     """Replay a finished game from its revealed seed: start it again, re-decide every recorded command and
     compare every event with the stored one, and the seed with the commitment published at the start."""
-    from service.errors import ServiceError
     from service.records import verify as run
 
-    gid = _game(args.game)
-    if gid is None:
-        return 2
-    svc = _service()
     try:
-        result = run(svc, gid)
-    except ServiceError as err:
-        return _fail(err)
-    finally:
-        svc.close()
+        result = _on_game(args.game, run)
+    except Refused as refused:
+        return refused.code
     if result["ok"]:
         print(f"verified: {result['events']} events and {result['commands']} commands replayed from seed {result['seed']!r}")
         if not result["rigged"]:
@@ -59,19 +76,12 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
-    from service.errors import ServiceError
     from service.records import export_lines
 
-    gid = _game(args.game)
-    if gid is None:
-        return 2
-    svc = _service()
     try:
-        lines = list(export_lines(svc, gid))
-    except ServiceError as err:
-        return _fail(err)
-    finally:
-        svc.close()
+        lines = _on_game(args.game, lambda svc, gid: list(export_lines(svc, gid)))
+    except Refused as refused:
+        return refused.code
     out = open(args.out, "w") if args.out else sys.stdout  # noqa: SIM115 - stdout is not ours to close
     try:
         for line in lines:
@@ -106,21 +116,16 @@ def import_(args: argparse.Namespace) -> int:
 
 def audit(args: argparse.Namespace) -> int:
     from domain.kernel.redaction import OMNISCIENT, SPECTATOR
-    from service.errors import ServiceError
     from service.records import audit as run
 
-    gid = _game(args.game)
-    if gid is None:
-        return 2
-    svc = _service()
+    def read(svc: Any, gid: UUID) -> Any:
+        finished = svc.finished_at(gid) is not None
+        return run(svc, gid, args.step, OMNISCIENT if finished else SPECTATOR)
+
     try:
-        game = svc._read(gid, lambda g: g)
-        who: Any = OMNISCIENT if game.finished_seq is not None else SPECTATOR
-        result = run(svc, gid, args.step, who)
-    except ServiceError as err:
-        return _fail(err)
-    finally:
-        svc.close()
+        result = _on_game(args.game, read)
+    except Refused as refused:
+        return refused.code
     print(json.dumps(result, indent=2, sort_keys=True, default=str))
     return 0
 
