@@ -212,6 +212,7 @@ class TimelineItemOut(Schema):
     seq = fields.Integer(required=True)
     type = fields.String(required=True)
     text = fields.String(required=True)
+    undone = fields.Boolean(required=True, metadata={"description": "true for events an undo made void (kept, not deleted)"})
 
 
 class TimelineOut(Schema):

@@ -250,10 +250,16 @@ def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> 
     )
     who = [names[s] for s in closed["timed_out"]]
     until = f"until step {stop['seq']} ({stop['type']})" if stop else "until the end of the record"
-    return {
+    claimed = next((e for e in log[closed["seq"] :] if e["type"] == "UndoClaimed" and e["window"] == closed["window"]), None)
+    out = {
         "possible": True,
         "claimants": who,
         "window_closed_at_step": closed["seq"],
         "until_step": stop["seq"] if stop else None,
+        "claimed": claimed is not None,
         "why": f"the window closed by deadline without an answer from {', '.join(who)}: an undo could be claimed {until}",
     }
+    if claimed is not None:
+        out["claimed_by"] = names[claimed["seat"]]
+        out["undone"] = [claimed["undone_from"], claimed["undone_to"]]
+    return out

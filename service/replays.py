@@ -100,10 +100,12 @@ class Replays:
         who = self.perspective(game, as_, token)
         rules = ruleset_named(game.ruleset)
         names = [s["name"] for s in game.seats]
+        undone = [(e["undone_from"], e["undone_to"]) for e in log if e["type"] == "UndoClaimed"]
         items = []
         for e in log:
             seen = self._redacted(game, e, who)
-            items.append({"seq": e["seq"], "type": e["type"], "text": rules.narrate(seen, names)})
+            void = any(lo <= e["seq"] <= hi for lo, hi in undone)
+            items.append({"seq": e["seq"], "type": e["type"], "text": rules.narrate(seen, names), "undone": void})
         return {"id": str(game.id), "as_": who, "steps": len(log), "events": items}
 
     @staticmethod

@@ -128,8 +128,8 @@ def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
     declared = api.post(gid, fred, {"type": "declare", "action": "treasury"}).get_json()["events"][0]
     window = api.view(gid, sally)["table"]["window"]["id"]
     api.post(gid, sally, {"type": "react", "window": window, "answer": "pass"})
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not [e for e in api.events(gid)["events"] if e["type"] == "ReactionWindowClosed"]:
+    deadline = time.monotonic() + 10  # the window closes by deadline, then the undo pause expires
+    while time.monotonic() < deadline and not [e for e in api.events(gid)["events"] if e.get("phase") == "end"]:
         time.sleep(0.05)
     c = sqlite_app.test_client()
     during = c.get(f"/api/games/{gid}/audit?step={declared['seq']}").get_json()
@@ -138,7 +138,7 @@ def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
     assert [(a["name"], a["answer"]) for a in during["answers"]] == [("Sally", "pass")]
     assert isinstance(during["answers"][0]["at"], float)
     undo = during["undo"]
-    assert undo["possible"] is True and undo["claimants"] == ["Jeff"]
+    assert undo["possible"] is True and undo["claimants"] == ["Jeff"] and undo["claimed"] is False
     end_phase = next(e for e in api.events(gid)["events"] if e["type"] == "PhaseBegan" and e["phase"] == "end")
     assert undo["until_step"] == end_phase["seq"]
     assert "Fred claims the Treasury" in [f["text"] for f in during["followed"]]

@@ -117,3 +117,37 @@ def test_narration_uses_only_what_the_reader_sees():
     assert narrate({**hidden, "name": "Temple"}, ["Ann", "Bob"]) == "Bob draws a Temple"
     secret = {"type": "ReactionGiven", "seq": 10, "window": 1, "seat": 0, "audience": [0]}
     assert narrate(secret, ["Ann", "Bob"]) == "Ann answers"
+
+
+def test_an_undo_over_the_api_and_the_undone_span_in_the_timeline(sqlite_app):
+    """Jeff lets the deadline pass on Fred's Treasury bluff, then claims an undo: the game goes back, Jeff's
+    call exposes the bluff, and the timeline keeps the undone events, marked as such."""
+    import time
+
+    api = Api(sqlite_app.test_client())
+    created = api.create(seats=3, reaction_seconds=0.3, setup={"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
+    gid = created["id"]
+    fred = api.seat(gid, name="Fred")["token"]
+    sally = api.seat(gid, name="Sally")["token"]
+    jeff = api.seat(gid, name="Jeff")["token"]
+    api.start(gid, created["host_token"])
+    api.post(gid, fred, {"type": "declare", "action": "treasury"})
+    window = api.view(gid, sally)["table"]["window"]["id"]
+    api.post(gid, sally, {"type": "react", "window": window, "answer": "pass"})
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not [p for p in api.view(gid, jeff)["prompts"] if p["kind"] == "undo"]:
+        time.sleep(0.05)
+    prompt = next(p for p in api.view(gid, jeff)["prompts"] if p["kind"] == "undo")
+    claim = next(o["command"] for o in prompt["options"] if o["command"]["answer"] == "claim")
+    assert api.post(gid, jeff, claim).status_code == 200
+    view = api.view(gid, fred)
+    assert view["prompts"][0]["kind"] == "prove"
+    lab = next(c["id"] for c in view["table"]["players"][0]["cards"] if c["name"] == "Laboratory")
+    api.post(gid, fred, {"type": "reveal", "card": lab})
+    assert api.view(gid)["table"]["players"][0]["soldiers"] == 3
+    timeline = sqlite_app.test_client().get(f"/api/games/{gid}/timeline").get_json()["events"]
+    claimed = next(e for e in timeline if e["type"] == "UndoClaimed")
+    assert "Jeff claims an undo" in claimed["text"] and not claimed["undone"]
+    undone = [e for e in timeline if e["undone"]]
+    assert undone and any(e["type"] == "SoldiersChanged" for e in undone)
+    assert "Jeff calls Fred's bluff on the Treasury" in [e["text"] for e in timeline]

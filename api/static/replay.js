@@ -79,6 +79,10 @@ function renderLog() {
     li.value = e.seq;
     li.textContent = e.text;
     li.dataset.seq = e.seq;
+    if (e.undone) {
+      li.classList.add("undone");
+      li.title = "undone by an undo claim";
+    }
     li.addEventListener("click", () => go(e.seq));
     log.append(li);
   }

@@ -25,6 +25,7 @@ OPTIONS = {
     "stalemate_rounds": GameOption(
         "S1", 10, 0, 1000, "full rounds with no card gained, moved or flipped before the game is drawn; 0: never"
     ),
+    "undo": GameOption("R155", 1, 0, 1, "1: the optional Undo rule is on (RULINGS: Undo); 0: off"),
     "brig_skips_turn": GameOption(
         "A37",
         1,

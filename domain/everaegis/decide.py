@@ -26,7 +26,7 @@ from domain.everaegis.rig import validate as validate_rig
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import GameState
 from domain.everaegis.war import reveal_for_war
-from domain.kernel.errors import GameOver, IllegalCommand, MalformedCommand
+from domain.kernel.errors import GameOver, IllegalCommand, MalformedCommand, TooLate
 from domain.kernel.events import Event
 from domain.kernel.prompts import Prompt
 from domain.kernel.rng import commitment_of
@@ -41,8 +41,10 @@ COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "take": {"item": str},
     "give_soldiers": {"to": int, "amount": int},
     "close_window": {"window": int},
+    "undo": {"window": int, "answer": str},
+    "close_undo": {"window": int},
 }
-SYSTEM_COMMANDS = ("close_window",)
+SYSTEM_COMMANDS = ("close_window", "close_undo")
 TYPE_OF_KIND = {
     "declare": "declare",
     "choose_year": "choose_year",
@@ -57,6 +59,7 @@ TYPE_OF_KIND = {
     "put_back": "put_back",
     "war_reveal": "reveal",
     "treaty_gift": "give_soldiers",
+    "undo": "undo",
 }
 
 
@@ -135,6 +138,8 @@ def decide(state: GameState, command: dict[str, Any]) -> list[Event]:
     now = cmd.get("at")
     if cmd["type"] == "close_window":
         return _close_window(state, cmd, now)
+    if cmd["type"] == "close_undo":
+        return _close_undo(state, cmd, now)
     seat = cmd["seat"]
     if not 0 <= seat < state.seats:
         raise MalformedCommand(f"there is no seat {seat} in this game")
@@ -184,6 +189,18 @@ def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
         ctx.emit(
             ev.SanctionPlaced(seat=target["seat"], action=target["action"], source=cmd["from"], reason=f"{act.action} (R105)")
         )
+    elif kind == "undo":
+        undo = s.undo
+        assert undo is not None
+        if cmd["answer"] == "waive":
+            ctx.emit(ev.UndoWaived(seat=seat, window=undo.window))
+        else:
+            answers = {**undo.answers, str(seat): {"answer": "call", "means": None}}
+            ctx.emit(
+                ev.UndoClaimed(
+                    seat=seat, window=undo.window, undone_from=undo.snapshot.seq + 1, undone_to=s.seq, answers=answers
+                )
+            )
     elif kind == "treaty_gift":
         change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)")
         change_soldiers(ctx, cmd["to"], cmd["amount"], "TREATY gift (R107)")
@@ -214,3 +231,18 @@ def _close_window(state: GameState, cmd: dict[str, Any], now: float | None) -> l
 
 def who_is_awaited(state: GameState) -> list[Need]:
     return waiting(state)
+
+
+def _close_undo(state: GameState, cmd: dict[str, Any], now: float | None) -> list[Event]:
+    """The service ends an undo pause whose deadline has passed (RULINGS: Undo)."""
+    undo = state.undo
+    if undo is None or not undo.paused or undo.window != cmd["window"]:
+        raise TooLate(f"no undo is pending for window {cmd['window']}", rule="R155")
+    if undo.deadline is None:
+        raise IllegalCommand("this pause has no deadline: it ends when every eligible player has answered", rule="A1")
+    if now is None or now < undo.deadline:
+        raise IllegalCommand(f"the undo pause ends at {undo.deadline}, not before", rule="A1")
+    ctx = Ctx(state.clone(), now)
+    ctx.emit(ev.UndoExpired(window=undo.window, waiting=list(undo.waiting)))
+    advance(ctx)
+    return ctx.events

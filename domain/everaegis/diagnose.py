@@ -21,6 +21,9 @@ def diagnose(s: GameState, cmd: dict[str, Any], same_kind: list[Prompt], all_ope
     window = cmd.get("window") if cmd["type"] == "react" else None
     if isinstance(window, int) and 0 < window <= s.windows_opened and (s.window is None or s.window.id != window):
         return TooLate(f"reaction window {window} is already closed", rule="A1", legal=legal)
+    undo_window = cmd.get("window") if cmd["type"] == "undo" else None
+    if isinstance(undo_window, int) and (s.undo is None or s.undo.window != undo_window):
+        return TooLate(f"no undo can be claimed for window {undo_window} now", rule="R156", legal=legal)
     if not all_open or (all(p.free for p in all_open) and cmd["type"] != "give_soldiers"):
         rule, why = _nobody_waits_for(s, seat, cmd)
         return NotYourTurn(why, rule=rule, legal=legal)
@@ -71,6 +74,7 @@ _REASONS = {
     "put_back": ("A21", "put 2 different unrevealed cards of yours on the deck, top first"),
     "war_reveal": ("R83", "reveal 2 different unrevealed cards of yours"),
     "treaty_gift": ("R107", "give between 1 and all of your soldiers to your TREATY partner"),
+    "undo": ("R155", "answer 'claim' or 'waive' for the window of the pending undo"),
 }
 
 

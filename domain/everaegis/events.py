@@ -437,3 +437,41 @@ class GameEnded(Event):
     winners: list[int] = field(default_factory=list)
     reason: str = ""
     seed: str = ""
+
+
+# ----- the Undo rule (R155-R157, RULINGS "Undo") -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoPauseBegan(Event):
+    """The action is over but an undo may still be claimed: the game waits for the eligible players."""
+
+    window: int = 0
+    eligible: list[int] = field(default_factory=list)
+    deadline: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoWaived(Event):
+    seat: int = 0
+    window: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoExpired(Event):
+    """The pause's deadline passed with no claim; the turn goes on."""
+
+    window: int = 0
+    waiting: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoClaimed(Event):
+    """The game goes back to the moment ``window`` opened (events ``undone_from``..``undone_to`` are void) and
+    the claimant's call is added to the answers the window had."""
+
+    seat: int = 0
+    window: int = 0
+    undone_from: int = 0
+    undone_to: int = 0
+    answers: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -6,13 +6,14 @@ out are never changed; ``fold`` builds a state from a whole log with a single wo
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from domain.everaegis import events as ev
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.config import Config
-from domain.everaegis.state import Act, Card, Challenge, GameState, Guard, Player, War, Window
+from domain.everaegis.state import Act, Card, Challenge, GameState, Guard, Player, UndoPoint, War, Window
 from domain.kernel.events import Event
 
 _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {}
@@ -43,6 +44,10 @@ _PROGRESS = (
 )
 
 
+# Events after which an undo can no longer be claimed: a card revealed, gained or seen (R156).
+_UNDO_CLOSERS = (ev.CardDrawn, ev.CardDealt, ev.CardRevealed, ev.CardPutOnDeck, ev.CardMoved)
+
+
 def apply(state: GameState, event: Event) -> None:
     """Apply ``event`` to ``state`` in place. Only for a state the caller owns."""
     handler = _APPLY.get(type(event))
@@ -51,6 +56,10 @@ def apply(state: GameState, event: Event) -> None:
     handler(state, event)
     if isinstance(event, _PROGRESS):
         state.quiet_turns = 0
+    if state.undo is not None and (
+        isinstance(event, _UNDO_CLOSERS) or (isinstance(event, ev.PhaseBegan) and event.phase == "end")
+    ):
+        state.undo = None  # RULINGS "Undo": too late now
     state.seq = event.seq
 
 
@@ -352,6 +361,11 @@ def _window_opened(s: GameState, e: ev.ReactionWindowOpened) -> None:
             guard = s.act.guard_of(e.claimant)
             assert guard is not None
             guard.status = "window"
+    s.window_snapshot = None
+    if e.about == "action" and e.deadline is not None and s.config.option("undo"):
+        snapshot = s.clone()  # the moment an undo would rewind to
+        snapshot.seq = e.seq
+        s.window_snapshot = snapshot
 
 
 @_on(ev.ReactionGiven)
@@ -363,6 +377,13 @@ def _reaction(s: GameState, e: ev.ReactionGiven) -> None:
 @_on(ev.ReactionWindowClosed)
 def _window_closed(s: GameState, e: ev.ReactionWindowClosed) -> None:
     assert s.window is not None and s.act is not None
+    snapshot, s.window_snapshot = s.window_snapshot, None
+    called = any(a.get("answer") == "call" for a in e.answers.values())
+    if snapshot is not None and e.by == "deadline" and e.timed_out and not called:
+        claimant = s.window.claimant
+        eligible = [seat for seat in e.timed_out if _may_call(snapshot, seat, claimant)]
+        if eligible:
+            s.undo = UndoPoint(s.window.id, claimant, snapshot, dict(e.answers), eligible)
     if s.window.about == "action":
         s.act.stage = "guards"
     else:
@@ -515,3 +536,46 @@ def _ended(s: GameState, e: ev.GameEnded) -> None:
     s.end_reason = e.reason
     s.window = None
     s.challenge = None
+
+
+# ----- the Undo rule -----
+
+
+def _may_call(s: GameState, seat: int, claimant: int) -> bool:
+    p = s.players[seat]
+    return not p.eliminated and seat != claimant and p.brigs == 0 and s.partner(claimant) != seat
+
+
+@_on(ev.UndoPauseBegan)
+def _undo_pause(s: GameState, e: ev.UndoPauseBegan) -> None:
+    assert s.undo is not None
+    s.undo.paused = True
+    s.undo.deadline = e.deadline
+
+
+@_on(ev.UndoWaived)
+def _undo_waived(s: GameState, e: ev.UndoWaived) -> None:
+    assert s.undo is not None
+    s.undo.waived.append(e.seat)
+    if not s.undo.waiting:
+        s.undo = None
+
+
+@_on(ev.UndoExpired)
+def _undo_expired(s: GameState, e: ev.UndoExpired) -> None:
+    s.undo = None
+
+
+@_on(ev.UndoClaimed)
+def _undo_claimed(s: GameState, e: ev.UndoClaimed) -> None:
+    """Back to the moment the window opened; its answers again, with the claimant's call added."""
+    assert s.undo is not None
+    restored = s.undo.snapshot.clone()
+    for f in dataclasses.fields(GameState):
+        setattr(s, f.name, getattr(restored, f.name))
+    s.window_snapshot = None
+    s.undo = None
+    assert s.window is not None
+    s.window.answers = {int(seat): dict(a) for seat, a in e.answers.items()}
+    s.window.asked = sorted(int(seat) for seat in e.answers)  # the others stay as they were: no answer
+    s.window.closing = "undo"

@@ -69,7 +69,22 @@ def step(ctx: Ctx) -> bool:
         return True
     if s.phase == "action" and not s.action_done:
         return s.act is not None and action_step(ctx)
+    if s.phase == "action" and s.undo is not None:
+        return undo_pause_step(ctx)
     phase_step(ctx)
+    return True
+
+
+def undo_pause_step(ctx: Ctx) -> bool:
+    """RULINGS "Undo": before the End Phase, wait for the players who may still claim an undo."""
+    s = ctx.state
+    undo = s.undo
+    assert undo is not None
+    if undo.paused:
+        return False
+    seconds = s.config.reaction_seconds
+    deadline = ctx.now + seconds if ctx.now is not None and seconds > 0 else None
+    ctx.emit(ev.UndoPauseBegan(window=undo.window, eligible=list(undo.waiting), deadline=deadline))
     return True
 
 
@@ -92,7 +107,7 @@ def action_step(ctx: Ctx) -> bool:
     if s.window is not None:
         if s.window.waiting_for:
             return False
-        close_window(ctx, "answers")
+        close_window(ctx, s.window.closing or "answers")
         return True
     if act.stage == "guards":
         for g in act.guards:
@@ -122,6 +137,8 @@ def waiting(s: GameState) -> list[Need]:
         return [Need(chooser_of(s), "choose_year")]
     if s.stage == "quick_reveal":
         return [Need(s.reveal_queue[0], "setup_reveal")] if s.reveal_queue else []
+    if s.stage == "turn" and s.phase == "action" and s.action_done and s.undo is not None and s.undo.paused:
+        return [Need(seat, "undo") for seat in s.undo.waiting]
     if s.stage != "turn" or s.phase != "action" or s.action_done:
         return []
     act = s.act

@@ -332,3 +332,26 @@ def _ended(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     if e["result"] == "draw":
         return f"The game is a draw ({e['reason']})"
     return f"{', '.join(who(s) for s in e['winners'])} wins ({e['reason']})"
+
+
+@_on("UndoPauseBegan")
+def _undo_pause(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{', '.join(who(s) for s in e['eligible'])} may still claim an undo"
+
+
+@_on("UndoWaived")
+def _undo_waived(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} lets the action stand"
+
+
+@_on("UndoExpired")
+def _undo_expired(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return "No undo was claimed in time"
+
+
+@_on("UndoClaimed")
+def _undo_claimed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return (
+        f"{who(e['seat'])} claims an undo: events {e['undone_from']}-{e['undone_to']} are undone and "
+        f"{who(e['seat'])} calls the bluff"
+    )

@@ -99,6 +99,17 @@ def build(s: GameState, need: Need, only: str | None = None) -> Prompt:
             for combo in reveal_choices(s)
         )
         return Prompt(seat, kind, f"{name}: you lost the war; fully reveal 2 unrevealed cards (R83)", opts)
+    if kind == "undo":
+        undo = s.undo
+        assert undo is not None
+        base = {"type": "undo", "seat": seat, "window": undo.window}
+        claimant = s.players[undo.claimant].name
+        opts = (
+            Option(f"Claim an undo: go back and call {claimant}'s bluff", {**base, "answer": "claim"}, "claim"),
+            Option("Let the action stand", {**base, "answer": "waive"}, "waive"),
+        )
+        text = f"{name}: the window closed before you answered; you may claim an undo (R155, RULINGS: Undo)"
+        return Prompt(seat, kind, text, opts, deadline=undo.deadline)
     raise AssertionError(kind)  # pragma: no cover
 
 

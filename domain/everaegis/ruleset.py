@@ -74,14 +74,22 @@ class EverAegis:
     def awaited(self, state: GameState) -> list[tuple[int, str]]:
         return [(n.seat, n.kind) for n in _flow.waiting(state)]
 
-    def deadline(self, state: GameState) -> tuple[int, float] | None:
-        w = state.window
-        if state.status != "active" or w is None or w.deadline is None:
+    def deadline(self, state: GameState) -> tuple[Any, float] | None:
+        """The next deadline the service must enforce: a reaction window's, or an undo pause's."""
+        if state.status != "active":
             return None
-        return w.id, w.deadline
+        w = state.window
+        if w is not None and w.deadline is not None:
+            return w.id, w.deadline
+        u = state.undo
+        if u is not None and u.paused and u.deadline is not None:
+            return f"undo:{u.window}", u.deadline
+        return None
 
-    def close_command(self, window: int, at: float) -> dict[str, Any]:
-        return {"type": "close_window", "window": window, "at": at}
+    def close_command(self, token: Any, at: float) -> dict[str, Any]:
+        if isinstance(token, str) and token.startswith("undo:"):
+            return {"type": "close_undo", "window": int(token[5:]), "at": at}
+        return {"type": "close_window", "window": token, "at": at}
 
 
 RULESET = EverAegis()

@@ -81,13 +81,39 @@ class Window:
     asked: list[int]
     answers: dict[int, dict[str, Any]] = field(default_factory=dict)
     deadline: float | None = None
+    closing: str | None = None  # "undo": answered by an undo claim, to be closed as such
 
     def clone(self) -> Window:
-        return Window(self.id, self.claimant, self.claim, self.about, list(self.asked), dict(self.answers), self.deadline)
+        return Window(
+            self.id, self.claimant, self.claim, self.about, list(self.asked), dict(self.answers), self.deadline, self.closing
+        )
 
     @property
     def waiting_for(self) -> list[int]:
         return [s for s in self.asked if s not in self.answers]
+
+
+@dataclass
+class UndoPoint:
+    """RULINGS "Undo" (R155, R156): an action window closed by its deadline before some asked players
+    answered. ``snapshot`` is the state just after the window opened; the players in ``eligible`` may
+    claim an undo until a card is revealed, gained or put on the deck, or the End Phase begins."""
+
+    window: int
+    claimant: int
+    snapshot: GameState
+    answers: dict[str, dict[str, Any]]
+    eligible: list[int]
+    waived: list[int] = field(default_factory=list)
+    paused: bool = False
+    deadline: float | None = None
+
+    def clone(self) -> UndoPoint:
+        return replace(self, eligible=list(self.eligible), waived=list(self.waived))
+
+    @property
+    def waiting(self) -> list[int]:
+        return [s for s in self.eligible if s not in self.waived]
 
 
 @dataclass
@@ -193,6 +219,8 @@ class GameState:
     result: str | None = None  # win or draw
     winners: list[int] = field(default_factory=list)
     end_reason: str | None = None
+    window_snapshot: GameState | None = None  # the state when the open action window opened (for Undo)
+    undo: UndoPoint | None = None
 
     def clone(self) -> GameState:
         return GameState(
@@ -227,6 +255,8 @@ class GameState:
             result=self.result,
             winners=list(self.winners),
             end_reason=self.end_reason,
+            window_snapshot=self.window_snapshot,  # never changed once taken: shared
+            undo=self.undo.clone() if self.undo else None,
         )
 
     # ----- queries used across the rules modules -----

@@ -1,0 +1,136 @@
+"""The optional Undo rule (R155-R157, RULINGS "Undo"): who may claim it, until when, and what it does.
+
+A window closes by its deadline (the service's ``close_window`` with the clock past it); the players
+who had not answered may then claim an undo until a card is revealed, gained or put on the deck, or the
+End Phase begins. The game pauses before the End Phase for them. An undo rewinds to the moment the
+window opened (nothing recorded is deleted: the undone events are named) and adds the claimant's call.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.kernel.errors import IllegalCommand, TooLate
+from tests.helpers import Table
+
+T0 = 1000.0
+
+
+def _timed(rig: dict, seats: int = 3, **options) -> Table:
+    return Table(seats, rig=rig, reaction_seconds=10, now=T0, options=options or None)
+
+
+def _declare_and_time_out(t: Table, action: str = "treasury", answered: tuple[int, ...] = (1,), **plan) -> int:
+    t.play({"type": "declare", "seat": 0, "action": action, "at": T0, **plan})
+    window = t.state.window
+    assert window is not None and window.deadline == T0 + 10
+    for seat in answered:
+        t.play({"type": "react", "seat": seat, "window": window.id, "answer": "pass", "at": T0 + 1})
+    t.play({"type": "close_window", "window": window.id, "at": T0 + 10})
+    return window.id
+
+
+def test_a_timed_out_player_is_offered_an_undo_before_the_end_phase():
+    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
+    window = _declare_and_time_out(t)
+    closed = t.of("ReactionWindowClosed")[-1]
+    assert (closed.by, closed.timed_out) == ("deadline", [2])
+    assert t.soldiers(0) == 8  # the Treasury went ahead
+    assert t.of("UndoPauseBegan")[-1].eligible == [2]
+    assert t.kinds(2) == ["undo"] and t.kinds(1) == []  # seat 1 answered: no undo for it
+    assert not [e for e in t.of("PhaseBegan") if e.phase == "end"]
+    assert {c["answer"] for c in t.legal(2)} == {"claim", "waive"} and all(c["window"] == window for c in t.legal(2))
+
+
+def test_an_undo_rewinds_to_the_window_and_a_caught_bluff_is_thwarted():
+    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
+    window = _declare_and_time_out(t)
+    opened = t.of("ReactionWindowOpened")[-1].seq
+    before = t.state.seq
+    t.play({"type": "undo", "seat": 2, "window": window, "answer": "claim", "at": T0 + 12})
+    claimed = t.of("UndoClaimed")[-1]
+    assert (claimed.undone_from, claimed.undone_to) == (opened + 1, before)
+    assert t.of("ReactionWindowClosed")[-1].by == "undo"
+    assert t.of("BluffCalled")[-1].caller == 2
+    # seat 0 holds a Laboratory and the Mason it drew: it must show one; either way the Treasury was a bluff
+    t.play({"type": "reveal", "seat": 0, "card": t.card(0, "Laboratory"), "at": T0 + 13})
+    assert t.of("ActionThwarted")[-1].action == "treasury"
+    assert t.soldiers(0) == 3  # the 5 soldiers of the undone Treasury are gone
+    assert [e.phase for e in t.of("PhaseBegan")][-3:] == ["end", "demise", "conquest"] or t.state.current != 0
+
+
+def test_an_undo_against_a_true_claim_costs_the_claimant_and_the_action_stands():
+    t = _timed({"deck": ["Mason"], "hands": {"0": ["Treasury"], "2": ["Temple", "Library"]}})
+    window = _declare_and_time_out(t)
+    t.play({"type": "undo", "seat": 2, "window": window, "answer": "claim", "at": T0 + 12})
+    t.play({"type": "reveal", "seat": 0, "card": t.card(0, "Treasury"), "at": T0 + 13})
+    assert t.of("ClaimProven")[-1].caller == 2
+    t.play({"type": "reveal", "seat": 2, "card": t.card(2, "Library"), "at": T0 + 14})  # pays as an incorrect caller
+    assert t.revealed(2) == ["Library"]
+    assert t.soldiers(0) == 8  # the Treasury stands, applied once
+    assert len([e for e in t.of("SoldiersChanged") if e.seat == 0 and e.delta == 5]) == 2  # once undone, once for good
+
+
+def test_waiving_lets_the_turn_go_on():
+    t = _timed({"deck": ["Mason", "Temple"]})
+    window = _declare_and_time_out(t)
+    t.play({"type": "undo", "seat": 2, "window": window, "answer": "waive", "at": T0 + 11})
+    assert t.of("UndoWaived")[-1].seat == 2
+    assert t.state.current == 1 and t.soldiers(0) == 8
+
+
+def test_the_pause_ends_at_its_deadline():
+    t = _timed({"deck": ["Mason", "Temple"]})
+    window = _declare_and_time_out(t)
+    pause = t.of("UndoPauseBegan")[-1]
+    assert pause.deadline == T0 + 20
+    with pytest.raises(IllegalCommand):
+        t.play({"type": "close_undo", "window": window, "at": T0 + 19})
+    t.play({"type": "close_undo", "window": window, "at": T0 + 20})
+    assert t.of("UndoExpired")[-1].waiting == [2]
+    assert t.state.current == 1
+    with pytest.raises(TooLate):
+        t.play({"type": "undo", "seat": 2, "window": window, "answer": "claim", "at": T0 + 21})
+
+
+def test_no_undo_when_everyone_answered_or_when_someone_called():
+    t = _timed({"deck": ["Mason", "Temple"]})
+    t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
+    for seat in (1, 2):
+        t.play({"type": "react", "seat": seat, "window": t.state.window.id, "answer": "pass", "at": T0 + 1})
+    assert t.of("ReactionWindowClosed")[-1].by == "answers"
+    assert not t.of("UndoPauseBegan") and t.state.current == 1
+    t2 = _timed({"deck": ["Mason"], "hands": {"0": ["Treasury"], "1": ["Library"]}})
+    t2.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
+    w = t2.state.window.id
+    t2.play({"type": "react", "seat": 1, "window": w, "answer": "call", "at": T0 + 1})
+    t2.play({"type": "close_window", "window": w, "at": T0 + 10})
+    assert not t2.of("UndoPauseBegan")  # the claim was called already
+
+
+def test_no_undo_once_a_card_was_gained():
+    """Laboratory draws 2 cards after the window: the undo closes (R156)."""
+    t = _timed({"deck": ["Mason", "Temple", "Library", "Barracks"]})
+    _declare_and_time_out(t, action="laboratory")
+    assert t.of("CardDrawn")[-1].reason == "laboratory"
+    assert t.state.undo is None and not t.of("UndoPauseBegan")
+
+
+def test_no_undo_with_the_option_off_or_without_a_deadline():
+    t = _timed({"deck": ["Mason", "Temple"]}, undo=0)
+    _declare_and_time_out(t)
+    assert not t.of("UndoPauseBegan") and t.state.current == 1
+    untimed = Table(3, rig={"deck": ["Mason", "Temple"]}, reaction_seconds=0)
+    untimed.declare(0, "treasury")
+    assert untimed.state.window.deadline is None
+
+
+def test_a_brig_holder_cannot_claim_an_undo():
+    t = _timed({"deck": ["Mason", "Temple"], "brigs": {"2": 1}})
+    t.play({"type": "declare", "seat": 0, "action": "barracks", "at": T0})
+    w = t.state.window
+    assert 2 in w.asked  # it may still guard
+    t.play({"type": "close_window", "window": w.id, "at": T0 + 10})
+    assert t.of("ReactionWindowClosed")[-1].timed_out == [1, 2]
+    assert t.of("UndoPauseBegan")[-1].eligible == [1]  # seat 2 could not have called, so it cannot claim an undo
+    assert t.kinds(2) == []
