@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from cli import play, project, records, serve
+from cli import catalog, play, project, records, serve
 from domain.bots import BOTS
 from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
 from domain.kernel.errors import DomainError
@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(sub)
     project.add_parsers(sub)
     records.add_parsers(sub)
+    catalog.add_parser(sub)
 
     sim = sub.add_parser(
         "simulate",

@@ -1,0 +1,46 @@
+"""``aegis check-catalog FILE``: check a Classic catalog file (the texts of your physical game)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def check(args: argparse.Namespace) -> int:
+    from domain.everaegis.classic import CatalogError, shipped, validate
+
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as err:
+        print(f"aegis check-catalog: cannot read {args.file}: {err.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as err:
+        print(
+            f"aegis check-catalog: {args.file} is not JSON: {err.msg} at line {err.lineno}, column {err.colno}", file=sys.stderr
+        )
+        return 2
+    try:
+        catalog = validate(data, against=shipped())
+    except CatalogError as err:
+        print(f"aegis check-catalog: {err.message}", file=sys.stderr)
+        return 1
+    missing = catalog.playable_without_text()
+    print(
+        f"ok: {len(catalog.estates)} estate cards, {len(catalog.leaders)} leaders, {len(catalog.items)} kinds of items; "
+        f"{len(missing)} estate cards and leaders still lack their full text"
+    )
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "check-catalog",
+        help="check a Classic catalog file (estate, leader and item texts)",
+        description="Check a catalog file in the format of domain/everaegis/data/classic.json: every entry names a "
+        "component of the box, counts match, and every text marked full or partial is there.",
+    )
+    p.add_argument("file", help="the JSON file")
+    p.set_defaults(run=check)

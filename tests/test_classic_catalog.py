@@ -1,0 +1,96 @@
+"""The Classic components as data: what the rulebook prints and no more, checked with precise errors."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+
+import pytest
+
+from domain.everaegis.classic import CatalogError, shipped, validate
+from tests.test_serve import aegis, clean_env
+
+
+def _raw() -> dict:
+    from importlib import resources
+
+    return json.loads(resources.files("domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
+
+
+def test_the_box_as_the_book_prints_it():
+    c = shipped()
+    assert len(c.estates) == 23 and len(c.leaders) == 30 and len(c.items) == 35
+    assert sum(i["count"] for i in c.items.values()) == 83 and c.items["SANCTION"]["count"] == 10
+    assert c.leaders["Hooded Fox"]["text_known"] == "full" and len(c.leaders["Hooded Fox"]["actions"]) == 8
+    assert c.estates["Harbor"]["text_known"] == "none" and c.estates["Harbor"]["printed_text"] is None
+    assert c.estates["Chapel"]["type"] == "condition" and c.estates["Chapel"]["type_certain"] is True
+    assert set(c.mobs) == {"Fatal Flock", "The Council"}
+
+
+def test_no_text_is_invented():
+    """Every printed text in the data appears, word for word, in the rules catalog it was taken from."""
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parents[2] / "shared" / "rules" / "ever-aegis-catalog.md"
+    if not source.exists():
+        pytest.skip(f"the rules catalog is not beside the checkout ({source})")
+    book = source.read_text().replace("–", "-")
+    c = shipped()
+    texts = [e["printed_text"] for e in [*c.estates.values(), *c.items.values()] if e["printed_text"]]
+    texts += [*list(c.leaders["Hooded Fox"]["actions"].values()), c.leaders["Hooded Fox"]["ability"]["text"]]
+    for text in texts:
+        for part in text.replace("–", "-").split(" / "):
+            assert part in book, part
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["estates"].pop(), "22 estate cards; the game has 23 (R1)"),
+        (lambda d: d["estates"][0].update(name=d["estates"][1]["name"]), "estates[1] (Armory) appears twice"),
+        (lambda d: d["items"][0].update(count=0), "items[0] (ANKH): count must be a whole number of 1 or more"),
+        (
+            lambda d: d["estates"][5].update(text_known="mostly"),
+            "estates[5] (Catacombs): text_known must be one of full, partial, none",
+        ),
+        (
+            lambda d: d["estates"][0].update(text_known="full"),
+            "estates[0] (Archaeologist) is marked full but has no printed_text",
+        ),
+        (
+            lambda d: d["estates"][0].update(printed_text="Gain a card."),
+            "estates[0] (Archaeologist) has a printed_text but is marked none",
+        ),
+        (lambda d: d["leaders"].pop(3), "29 leaders; the game has 30 (R3)"),
+    ],
+)
+def test_a_bad_catalog_is_refused_with_the_entry_and_the_field(change, message):
+    data = copy.deepcopy(_raw())
+    change(data)
+    with pytest.raises(CatalogError) as err:
+        validate(data, against=shipped())
+    assert message in err.value.message
+
+
+def test_a_players_file_with_a_missing_text_is_accepted():
+    data = copy.deepcopy(_raw())
+    harbor = next(e for e in data["estates"] if e["name"] == "Harbor")
+    harbor.update(printed_text="(the text printed on your own Harbor card)", text_known="full", type="condition")
+    c = validate(data, against=shipped())
+    assert c.estates["Harbor"]["text_known"] == "full"
+    data["items"][0]["name"] = "SPOON"
+    with pytest.raises(CatalogError) as err:
+        validate(data, against=shipped())
+    assert "unknown ['SPOON'], missing ['ANKH']" in err.value.message
+
+
+def test_check_catalog_on_the_command_line(tmp_path):
+    good = tmp_path / "mine.json"
+    good.write_text(json.dumps(_raw()))
+    out = subprocess.run(aegis("check-catalog", str(good)), capture_output=True, text=True, env=clean_env(), timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("ok: 23 estate cards, 30 leaders, 35 kinds of items")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"estates": [}')
+    out = subprocess.run(aegis("check-catalog", str(bad)), capture_output=True, text=True, env=clean_env(), timeout=60)
+    assert out.returncode == 2 and "line 1, column 14" in out.stderr
