@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from eventsourcing.persistence import PersistenceError
 from flask import Flask, Response, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
@@ -35,6 +36,15 @@ def install(app: Flask) -> None:
         messages = err.messages if isinstance(err.messages, dict) else {"_schema": err.messages}
         fields = ", ".join(sorted(messages))
         return problem(400, "Malformed request", f"invalid field(s): {fields}", "malformed", errors=messages)
+
+    @app.errorhandler(PersistenceError)
+    def _store_unavailable(err: PersistenceError) -> Response:
+        log.warning("event store error on %s %s: %s", request.method, request.path, err)
+        response = problem(
+            503, "Service unavailable", "the event store does not answer; nothing was changed, try again", "unavailable"
+        )
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:

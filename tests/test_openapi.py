@@ -59,3 +59,26 @@ def test_readiness_fails_when_the_store_is_gone(postgres_env):
     r = app.test_client().get("/readyz")
     assert r.status_code == 503 and r.get_json()["status"] == "unavailable"
     close_app(app)
+
+
+def test_a_store_failure_during_a_request_is_a_503_with_retry_after(postgres_env):
+    """Not a 500: the tables vanish under a running service; reads and commands answer 503 and Retry-After."""
+    import psycopg
+
+    from tests.api_client import Api
+    from tests.conftest import PG, close_app, make_app
+
+    app = make_app(postgres_env)
+    api = Api(app.test_client())
+    gid, host, tokens = api.new_game(
+        ["human", "random", "random"], reaction_seconds=0, setup={"deck": ["Mason"], "first_player": 0}
+    )
+    api.start(gid, host)
+    app.extensions["aegis"]._evict(__import__("uuid").UUID(gid))  # the next command must reach the database
+    with psycopg.connect(**PG, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {postgres_env['POSTGRES_SCHEMA']} CASCADE")
+    r = api.post(gid, tokens[0], {"type": "declare", "action": "recruit"})
+    assert r.status_code == 503 and r.headers["Retry-After"] == "1"
+    assert r.mimetype == "application/problem+json" and "nothing was changed" in r.get_json()["detail"]
+    assert app.test_client().post("/api/games", json={"seats": 3}).status_code == 503
+    close_app(app)
