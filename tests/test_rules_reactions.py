@@ -333,3 +333,20 @@ def test_a_refused_command_changes_nothing():
         decide(t.state, {"type": "declare", "seat": 0, "action": "war", "target": 9})
     assert (t.state.seq, len(t.events)) == before
     assert t.kinds(0) == ["declare"]
+
+
+def test_r53_library_plans_are_checked_without_listing_them_all():
+    """A Library plan is accepted in any order of its two targets, and refused for one slot twice or a
+    sanctioned slot, with the same legal options as the full list (8 seats: thousands of pairs)."""
+    rig = {"deck": ["Mason"], "sanctions": {"3": ["war"]}}
+    t = Table(8, rig=rig)
+    for bad in (
+        [{"seat": 1, "action": "war"}, {"seat": 1, "action": "war"}],
+        [{"seat": 3, "action": "war"}, {"seat": 2, "action": "war"}],
+        [{"seat": 9, "action": "war"}, {"seat": 2, "action": "war"}],
+    ):
+        with pytest.raises(IllegalCommand) as err:
+            t.declare(0, "library", sanctions=bad)
+        assert {"type": "declare", "seat": 0, "action": "recruit"} in err.value.legal
+    t.declare(0, "library", sanctions=[{"seat": 5, "action": "library"}, {"seat": 2, "action": "temple"}])
+    assert t.of("ActionDeclared")[-1].plan["sanctions"] == [{"seat": 2, "action": "temple"}, {"seat": 5, "action": "library"}]

@@ -31,8 +31,11 @@ def _declare(seat: int, action: str, **plan: Any) -> dict[str, Any]:
     return {"type": "declare", "seat": seat, "action": action, **plan}
 
 
-def declarations(s: GameState, seat: int, only: str | None = None) -> list[Option]:
-    """Every legal declaration for ``seat`` in its Action Phase (``only``: one action's options)."""
+def declarations(s: GameState, seat: int, only: str | None = None, wanted: dict[str, Any] | None = None) -> list[Option]:
+    """Every legal declaration for ``seat`` in its Action Phase (``only``: one action's options).
+
+    ``wanted``: a declaration being checked; where an action has very many plans (Library's pairs of
+    SANCTIONS), only that plan is built if it is legal, instead of all of them."""
     out: list[Option] = []
     me = s.players[seat]
     partner = s.partner(seat)
@@ -56,7 +59,7 @@ def declarations(s: GameState, seat: int, only: str | None = None) -> list[Optio
         elif action == "mason":
             out.extend(_mason_options(s, seat, partner, remaining))
         elif action == "library":
-            out.extend(_library_options(s, seat, partner, remaining))
+            out.extend(_library_options(s, seat, partner, remaining, wanted))
     return out
 
 
@@ -105,11 +108,17 @@ def _item_label(s: GameState, ref: str) -> str:
     return f"the SANCTION on {_name(s, int(seat))}'s {action.title()}"
 
 
-def _library_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
+def _library_options(
+    s: GameState, seat: int, partner: int | None, remaining: list[int], wanted: dict[str, Any] | None = None
+) -> list[Option]:
     """R53, A21: 2 SANCTIONS on 2 unsanctioned actions of 1 or 2 players, or give a player the TREATY."""
     out = []
     slots = [{"seat": p, "action": a} for p in remaining if p != partner for a in ACTIONS if a not in s.players[p].sanctions]
-    pairs: list[tuple[dict[str, Any], ...]] = list(combinations(slots, 2)) if len(slots) >= 2 else [tuple(slots)]
+    pairs: list[tuple[dict[str, Any], ...]]
+    if wanted is not None and isinstance(wanted.get("sanctions"), list):
+        pairs = [pair for pair in [tuple(wanted["sanctions"])] if _is_pair_of(pair, slots)]
+    else:
+        pairs = list(combinations(slots, 2)) if len(slots) >= 2 else [tuple(slots)]
     names = [p.name for p in s.players]
 
     def describe(pair: tuple[dict[str, Any], ...]) -> Callable[[], str]:
@@ -125,6 +134,14 @@ def _library_options(s: GameState, seat: int, partner: int | None, remaining: li
         if r != seat and r != s.treaty and r != partner:
             out.append(Option(f"Library: give {_name(s, r)} the TREATY", _declare(seat, "library", treaty=r), "library"))
     return out
+
+
+def _is_pair_of(pair: tuple[Any, ...], slots: list[dict[str, Any]]) -> bool:
+    """Is ``pair`` one of the plans ``combinations(slots, 2)`` (or the lone slot) would list, in its order?"""
+    index = [slots.index(t) if t in slots else -1 for t in pair]
+    if len(slots) >= 2:
+        return len(index) == 2 and 0 <= index[0] < index[1]
+    return len(index) == len(slots) and all(i >= 0 for i in index)
 
 
 def plan_of(command: dict[str, Any]) -> dict[str, Any]:

@@ -122,8 +122,8 @@ def _without_clock(command: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in command.items() if k != "at"}
 
 
-def open_prompts_for(state: GameState, seat: int, only: str | None = None) -> list[Prompt]:
-    out = [build(state, n, only) for n in waiting(state) if n.seat == seat]
+def open_prompts_for(state: GameState, seat: int, only: str | None = None, wanted: dict[str, Any] | None = None) -> list[Prompt]:
+    out = [build(state, n, only, wanted) for n in waiting(state) if n.seat == seat]
     gift = gift_prompt(state, seat)
     if gift is not None:
         out.append(gift)
@@ -144,11 +144,12 @@ def decide(state: GameState, command: dict[str, Any]) -> list[Event]:
     if not 0 <= seat < state.seats:
         raise MalformedCommand(f"there is no seat {seat} in this game")
     only = cmd["action"] if cmd["type"] == "declare" else None
-    candidates = [p for p in open_prompts_for(state, seat, only) if TYPE_OF_KIND[p.kind] == cmd["type"]]
-    wanted = _without_clock(cmd)
+    wanted = cmd if cmd["type"] == "declare" else None
+    candidates = [p for p in open_prompts_for(state, seat, only, wanted) if TYPE_OF_KIND[p.kind] == cmd["type"]]
+    exact = _without_clock(cmd)
     for prompt in candidates:
         for option in prompt.options:
-            if option.command == wanted:
+            if option.command == exact:
                 ctx = Ctx(state.clone(), now)
                 _apply(ctx, prompt, cmd)
                 advance(ctx)
@@ -197,9 +198,7 @@ def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
         else:
             answers = {**undo.answers, str(seat): {"answer": "call", "means": None}}
             ctx.emit(
-                ev.UndoClaimed(
-                    seat=seat, window=undo.window, undone_from=undo.snapshot.seq + 1, undone_to=s.seq, answers=answers
-                )
+                ev.UndoClaimed(seat=seat, window=undo.window, undone_from=undo.snapshot.seq + 1, undone_to=s.seq, answers=answers)
             )
     elif kind == "treaty_gift":
         change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)")

@@ -26,12 +26,12 @@ def _card_options(seat: int, cards: list[Card], verb: str, type_: str = "reveal"
     return tuple(Option(f"{verb} {_card_label(c)}", {"type": type_, "seat": seat, "card": c.id}, type_) for c in cards)
 
 
-def build(s: GameState, need: Need, only: str | None = None) -> Prompt:
-    """The prompt for ``need``; ``only`` narrows a declaration prompt to one action."""
+def build(s: GameState, need: Need, only: str | None = None, wanted: dict[str, Any] | None = None) -> Prompt:
+    """The prompt for ``need``; ``only`` narrows a declaration prompt to one action (``wanted``: to one plan)."""
     seat, kind = need.seat, need.kind
     name = s.players[seat].name
     if kind == "declare":
-        return Prompt(seat, kind, f"{name}: use 1 of your 8 actions (R28, A6)", tuple(declarations(s, seat, only)))
+        return Prompt(seat, kind, f"{name}: use 1 of your 8 actions (R28, A6)", tuple(declarations(s, seat, only, wanted)))
     if kind == "choose_year":
         opts = tuple(
             Option(
