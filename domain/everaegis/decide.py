@@ -213,15 +213,22 @@ def _card(s: GameState, seat: int, card_id: str) -> Any:
     return card
 
 
+def _check_due(deadline: float | None, now: float | None, no_deadline: str, what: str) -> None:
+    """A1: the service may end a wait only at or after its recorded deadline."""
+    if deadline is None:
+        raise IllegalCommand(no_deadline, rule="A1")
+    if now is None or now < deadline:
+        raise IllegalCommand(f"{what} at {deadline}, not before", rule="A1")
+
+
 def _close_window(state: GameState, cmd: dict[str, Any], now: float | None) -> list[Event]:
     """The service closes a window whose deadline has passed (RULINGS: when it closes; A1)."""
     w = state.window
     if w is None or w.id != cmd["window"]:
         raise IllegalCommand(f"window {cmd['window']} is not open", rule="A1")
-    if w.deadline is None:
-        raise IllegalCommand("this window has no deadline: it closes when every asked player has answered", rule="A1")
-    if now is None or now < w.deadline:
-        raise IllegalCommand(f"window {w.id} closes at {w.deadline}, not before", rule="A1")
+    _check_due(
+        w.deadline, now, "this window has no deadline: it closes when every asked player has answered", f"window {w.id} closes"
+    )
     ctx = Ctx(state.clone(), now)
     close_window(ctx, "deadline")
     advance(ctx)
@@ -237,10 +244,9 @@ def _close_undo(state: GameState, cmd: dict[str, Any], now: float | None) -> lis
     undo = state.undo
     if undo is None or not undo.paused or undo.window != cmd["window"]:
         raise TooLate(f"no undo is pending for window {cmd['window']}", rule="R155")
-    if undo.deadline is None:
-        raise IllegalCommand("this pause has no deadline: it ends when every eligible player has answered", rule="A1")
-    if now is None or now < undo.deadline:
-        raise IllegalCommand(f"the undo pause ends at {undo.deadline}, not before", rule="A1")
+    _check_due(
+        undo.deadline, now, "this pause has no deadline: it ends when every eligible player has answered", "the undo pause ends"
+    )
     ctx = Ctx(state.clone(), now)
     ctx.emit(ev.UndoExpired(window=undo.window, waiting=list(undo.waiting)))
     advance(ctx)

@@ -381,7 +381,7 @@ def _window_closed(s: GameState, e: ev.ReactionWindowClosed) -> None:
     called = any(a.get("answer") == "call" for a in e.answers.values())
     if snapshot is not None and e.by == "deadline" and e.timed_out and not called:
         claimant = s.window.claimant
-        eligible = [seat for seat in e.timed_out if _may_call(snapshot, seat, claimant)]
+        eligible = [seat for seat in e.timed_out if snapshot.may_call(seat, claimant)]
         if eligible:
             s.undo = UndoPoint(s.window.id, claimant, snapshot, dict(e.answers), eligible)
     if s.window.about == "action":
@@ -539,11 +539,6 @@ def _ended(s: GameState, e: ev.GameEnded) -> None:
 
 
 # ----- the Undo rule -----
-
-
-def _may_call(s: GameState, seat: int, claimant: int) -> bool:
-    p = s.players[seat]
-    return not p.eliminated and seat != claimant and p.brigs == 0 and s.partner(claimant) != seat
 
 
 @_on(ev.UndoPauseBegan)

@@ -11,7 +11,7 @@ from typing import Any
 from domain.everaegis.actions import barracks_choices, declarations, put_back_choices, sanction_choices
 from domain.everaegis.flow import Need, waiting
 from domain.everaegis.items import brig_sources, sanction_sources
-from domain.everaegis.reactions import can_call, guard_means, penalty_choices, proof_choices
+from domain.everaegis.reactions import guard_means, penalty_choices, proof_choices
 from domain.everaegis.state import Card, GameState
 from domain.everaegis.war import reveal_choices
 from domain.kernel.prompts import Option, Prompt
@@ -120,7 +120,7 @@ def _react_prompt(s: GameState, seat: int) -> Prompt:
     claimant = s.players[w.claimant].name
     base = {"type": "react", "seat": seat, "window": w.id}
     opts = [Option("Pass", {**base, "answer": "pass"}, "pass")]
-    if can_call(s, seat, w.claimant):
+    if s.may_call(seat, w.claimant):
         opts.append(Option(f"Call {claimant}'s bluff: they claim a {w.claim}", {**base, "answer": "call"}, "call"))
     if w.about == "action":
         for means in guard_means(s, seat, act):

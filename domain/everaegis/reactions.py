@@ -13,13 +13,6 @@ from domain.everaegis.items import gain_brig_step
 from domain.everaegis.state import Act, Card, GameState
 
 
-def can_call(s: GameState, seat: int, claimant: int) -> bool:
-    """R56, R62: a remaining player other than the claimant, without a BRIG (A37 ruling), not the
-    claimant's TREATY partner (R107)."""
-    p = s.players[seat]
-    return not p.eliminated and seat != claimant and p.brigs == 0 and s.partner(claimant) != seat
-
-
 def affected(s: GameState, act: Act) -> set[int]:
     """The players the declared plan would affect (A16 ruling: only they may guard)."""
     plan, d = act.plan, act.declarer
@@ -52,14 +45,14 @@ def asked_for_action(s: GameState, act: Act) -> list[int]:
     if act.sanctioned or act.claim is None:
         return []  # R61, A17: Recruit, War and a SANCTION's text are not claims
     seats = [
-        seat for seat in s.remaining() if seat != act.declarer and (can_call(s, seat, act.declarer) or guard_means(s, seat, act))
+        seat for seat in s.remaining() if seat != act.declarer and (s.may_call(seat, act.declarer) or guard_means(s, seat, act))
     ]
     return s.in_turn_order(seats)
 
 
 def asked_for_guard(s: GameState, guarder: int) -> list[int]:
     """R68: any player may call a guard made with a card, the acting player included."""
-    return s.in_turn_order([seat for seat in s.remaining() if can_call(s, seat, guarder)])
+    return s.in_turn_order([seat for seat in s.remaining() if s.may_call(seat, guarder)])
 
 
 def open_window(ctx: Ctx, claimant: int, claim: str, about: str, asked: list[int]) -> None:

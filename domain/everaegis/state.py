@@ -278,6 +278,12 @@ class GameState:
         wanted = set(seats)
         return [s for s in self.turn_order_from(start) if s in wanted]
 
+    def may_call(self, seat: int, claimant: int) -> bool:
+        """R56, R62: a remaining player other than the claimant, without a BRIG (A37 ruling), not the
+        claimant's TREATY partner (R107). Used by the reaction protocol and by Undo."""
+        p = self.players[seat]
+        return not p.eliminated and seat != claimant and p.brigs == 0 and self.partner(claimant) != seat
+
     def partner(self, seat: int) -> int | None:
         """The other party of the TREATY, if ``seat`` is one of its two parties (R107, R108)."""
         if self.treaty is None or self.quill is None or self.treaty == self.quill:
