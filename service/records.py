@@ -147,19 +147,18 @@ def import_lines(service: GameService, lines: Iterable[str]) -> UUID:
 
 def audit(service: GameService, game_id: UUID, step: int, who: Perspective) -> dict[str, Any]:
     """The claim in play at ``step`` (the last declaration at or before it) as ``who`` may see it."""
-    game = service._read(game_id, lambda g: g)
+    game, log = service._read(game_id, lambda g: (g, list(g.log)))  # the log as it is now, not as it grows
     if game.config is None:
         raise NotFound("the game has not started")
-    if not 1 <= step <= game.seq:
-        raise BadRequest(f"step {step} is outside 1..{game.seq}")
+    if not 1 <= step <= len(log):
+        raise BadRequest(f"step {step} is outside 1..{len(log)}")
     rules = ruleset_named(game.ruleset)
-    log = game.log
     names = [s["name"] for s in game.seats]
     declared = next((e for e in reversed(log[:step]) if e["type"] == "ActionDeclared"), None)
     if declared is None:
         raise BadRequest(f"no action was declared at or before step {step}")
     start = declared["seq"]
-    end = next((e["seq"] for e in log[start:] if e["type"] in ("ActionCompleted", "ActionThwarted")), game.seq)
+    end = next((e["seq"] for e in log[start:] if e["type"] in ("ActionCompleted", "ActionThwarted")), len(log))
     replay = Replay(rules, rules.make_config(game.config), [event_from_dict(e) for e in log[:end]])
     before = replay.state_at(start - 1)
     finished = game.finished_seq is not None

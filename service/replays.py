@@ -30,15 +30,16 @@ class Replays:
         self._cache: OrderedDict[tuple[UUID, int], Replay] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _replay(self, game: Game) -> Replay:
-        key = (game.id, game.seq)
+    def _replay(self, game: Game, log: list[dict[str, Any]]) -> Replay:
+        """The replay of ``log`` (the copy read under the game's lock), cached by its length."""
+        key = (game.id, len(log))
         with self._lock:
             found = self._cache.get(key)
             if found is not None:
                 self._cache.move_to_end(key)
                 return found
         rules = ruleset_named(game.ruleset)
-        made = Replay(rules, rules.make_config(game.config), [event_from_dict(e) for e in game.log])
+        made = Replay(rules, rules.make_config(game.config), [event_from_dict(e) for e in log])
         with self._lock:
             self._cache[key] = made
             while len(self._cache) > CACHED_REPLAYS:
@@ -73,7 +74,7 @@ class Replays:
     def step(self, game_id: UUID, step: int | None, as_: str | None, token: str | None) -> dict[str, Any]:
         game, log = self._load(game_id)
         who = self.perspective(game, as_, token)
-        replay = self._replay(game)
+        replay = self._replay(game, log)
         n = replay.steps if step is None else step
         if not 0 <= n <= replay.steps:
             raise BadRequest(f"step {n} is outside 0..{replay.steps}")

@@ -99,8 +99,10 @@ def test_play_interactively_reads_choices_and_quits_on_q(server):
         timeout=120,
         env=clean_env(),
     )
-    assert out.returncode == 0, out.stderr
-    assert "[0] " in out.stdout and "that is not one of the options" in out.stdout and "bye" in out.stdout
+    assert out.returncode == 0, out.stderr + out.stdout
+    assert "[0] " in out.stdout and "that is not one of the options" in out.stdout and "bye" in out.stdout, (
+        out.stdout + out.stderr
+    )
 
 
 @pytest.mark.parametrize("command", ["serve", "play", "simulate", "bench"])
