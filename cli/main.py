@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from cli import catalog, play, project, records, serve
 from domain.bots import BOTS
-from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
+from domain.everaegis.config import MAX_SEATS, MIN_SEATS, OPTIONS, VARIANTS
 from domain.kernel.errors import DomainError
 
 
@@ -33,6 +33,13 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.max_turns < 1:
         print("aegis simulate: --max-turns must be at least 1", file=sys.stderr)
         return 2
+    options: dict[str, int] = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            print(f"aegis simulate: --option takes name=whole-number, not {item!r}", file=sys.stderr)
+            return 2
+        options[name.strip()] = int(value)
     progress = None if args.quiet else Progress(args.games, f"simulate {args.variant} x{args.seats}")
     try:
         summary = simulate(
@@ -44,6 +51,7 @@ def _simulate(args: argparse.Namespace) -> int:
             max_turns=args.max_turns,
             progress=progress,
             workers=args.workers,
+            options=options or None,
         )
     except DomainError as exc:
         print(f"aegis simulate: {exc.message}" + (f" ({exc.rule})" if exc.rule else ""), file=sys.stderr)
@@ -103,6 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--workers", type=int, default=1, help="processes to play games in parallel; the digest does not change (default 1)"
+    )
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"a game option, repeatable (known: {', '.join(OPTIONS)}; see docs/rulings.md)",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)

@@ -46,9 +46,17 @@ def game_seed(seed: str | int, index: int) -> str:
     return f"{seed}/{index}"
 
 
-def play_game(*, seats: int, variants: str | list[str], seed: str, bots: list[str], max_turns: int = 500) -> GameRecord:
+def play_game(
+    *,
+    seats: int,
+    variants: str | list[str],
+    seed: str,
+    bots: list[str],
+    max_turns: int = 500,
+    options: dict[str, Any] | None = None,
+) -> GameRecord:
     """One complete game. Bots see only their own view and prompts; commands carry no clock."""
-    config = make_config(seats=seats, variants=variants, reaction_seconds=0)
+    config = make_config(seats=seats, variants=variants, reaction_seconds=0, options=options)
     events = RULESET.start(config, seed)
     state = RULESET.fold(config, events)
     players = [
@@ -85,9 +93,11 @@ def log_bytes(events: list[Event]) -> bytes:
     return b"".join(canonical_json(e.to_dict()).encode() + b"\n" for e in events)
 
 
-def _play_for_digest(job: tuple[int, str, Any, list[str], int]) -> tuple[bytes, int, bool, str | None]:
-    seats, seed, variants, bots, max_turns = job
-    record = play_game(seats=seats, variants=variants, seed=seed, bots=bots, max_turns=max_turns)
+def _play_for_digest(
+    job: tuple[int, str, Any, list[str], int, dict[str, Any] | None],
+) -> tuple[bytes, int, bool, str | None]:
+    seats, seed, variants, bots, max_turns, options = job
+    record = play_game(seats=seats, variants=variants, seed=seed, bots=bots, max_turns=max_turns, options=options)
     return log_bytes(record.events), len(record.events), record.finished, record.result
 
 
@@ -101,6 +111,7 @@ def simulate(
     max_turns: int = 500,
     progress: Callable[[int, int], Any] | None = None,
     workers: int = 1,
+    options: dict[str, Any] | None = None,
 ) -> Summary:
     """Play ``games`` games; the digest is SHA-256 over every game's canonical event log, in game order.
 
@@ -108,8 +119,8 @@ def simulate(
     order, so the digest is the same as with one.
     """
     bots = bots or ["random"]
-    make_config(seats=seats, variants=variants)  # refuse a bad configuration before any work
-    jobs = [(seats, game_seed(seed, i), variants, bots, max_turns) for i in range(games)]
+    make_config(seats=seats, variants=variants, options=options)  # refuse a bad configuration before any work
+    jobs = [(seats, game_seed(seed, i), variants, bots, max_turns, options) for i in range(games)]
     digest = hashlib.sha256()
     out = Summary()
 
