@@ -20,7 +20,14 @@ class CreateGameIn(Strict):
     variant = fields.String(
         load_default="simpleton",
         validate=validate.Length(1, 100),
-        metadata={"description": "variants joined with '+', e.g. simpleton+quick (simpleton, quick, long, plague, survival)"},
+        metadata={
+            "description": "the game (simpleton or classic) and its variants joined with '+', e.g. simpleton+quick, "
+            "classic+long (variants: quick, long, plague, survival)"
+        },
+    )
+    selection = fields.String(
+        validate=validate.OneOf(["simpleton", "limited", "drafting", "freeform"]),
+        metadata={"description": "Classic leader selection mode (default limited); Simpleton games use the Simpleton sides"},
     )
     seats = fields.Integer(required=True, strict=True, metadata={"description": "3 to 10"})
     seed = fields.String(validate=validate.Length(1, 200), metadata={"description": "optional; random when absent"})

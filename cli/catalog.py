@@ -3,27 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 
 def check(args: argparse.Namespace) -> int:
-    from domain.everaegis.classic import CatalogError, shipped, validate
+    from domain.everaegis.classic import CatalogError
+    from service.settings import read_catalog
 
     try:
-        with open(args.file, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as err:
-        print(f"aegis check-catalog: cannot read {args.file}: {err.strerror}", file=sys.stderr)
-        return 2
-    except json.JSONDecodeError as err:
-        print(
-            f"aegis check-catalog: {args.file} is not JSON: {err.msg} at line {err.lineno}, column {err.colno}", file=sys.stderr
-        )
-        return 2
-    try:
-        catalog = validate(data, against=shipped())
+        catalog = read_catalog(args.file)
     except CatalogError as err:
         print(f"aegis check-catalog: {err.message}", file=sys.stderr)
         return 1

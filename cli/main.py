@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from cli import catalog, play, project, records, serve
 from domain.bots import BOTS
-from domain.everaegis.config import MAX_SEATS, MIN_SEATS, OPTIONS, VARIANTS
+from domain.everaegis.config import MAX_SEATS, MIN_SEATS, OPTIONS, SELECTIONS, VARIANTS
 from domain.kernel.errors import DomainError
 
 
@@ -52,6 +52,7 @@ def _simulate(args: argparse.Namespace) -> int:
             progress=progress,
             workers=args.workers,
             options=options or None,
+            selection=args.selection,
         )
     except DomainError as exc:
         print(f"aegis simulate: {exc.message}" + (f" ({exc.rule})" if exc.rule else ""), file=sys.stderr)
@@ -100,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--variant",
         default="simpleton",
-        help=f"variants joined with '+', Simpleton always included, e.g. simpleton+quick (known: {', '.join(VARIANTS)})",
+        help="the game (simpleton or classic) and its variants joined with '+', e.g. classic+quick "
+        f"(known: {', '.join(VARIANTS)})",
     )
     sim.add_argument("--seed", default="0", help="master seed; game i uses '<seed>/<i>' (default 0)")
     sim.add_argument(
@@ -118,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="NAME=VALUE",
         help=f"a game option, repeatable (known: {', '.join(OPTIONS)}; see docs/rulings.md)",
+    )
+    sim.add_argument(
+        "--selection",
+        choices=SELECTIONS,
+        default=None,
+        help="Classic leader selection mode (default limited; Simpleton games always use the Simpleton sides)",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)

@@ -54,9 +54,10 @@ def play_game(
     bots: list[str],
     max_turns: int = 500,
     options: dict[str, Any] | None = None,
+    selection: str | None = None,
 ) -> GameRecord:
     """One complete game. Bots see only their own view and prompts; commands carry no clock."""
-    config = make_config(seats=seats, variants=variants, reaction_seconds=0, options=options)
+    config = make_config(seats=seats, variants=variants, reaction_seconds=0, options=options, selection=selection)
     events = RULESET.start(config, seed)
     state = RULESET.fold(config, events)
     players = [
@@ -94,10 +95,12 @@ def log_bytes(events: list[Event]) -> bytes:
 
 
 def _play_for_digest(
-    job: tuple[int, str, Any, list[str], int, dict[str, Any] | None],
+    job: tuple[int, str, Any, list[str], int, dict[str, Any] | None, str | None],
 ) -> tuple[bytes, int, bool, str | None]:
-    seats, seed, variants, bots, max_turns, options = job
-    record = play_game(seats=seats, variants=variants, seed=seed, bots=bots, max_turns=max_turns, options=options)
+    seats, seed, variants, bots, max_turns, options, selection = job
+    record = play_game(
+        seats=seats, variants=variants, seed=seed, bots=bots, max_turns=max_turns, options=options, selection=selection
+    )
     return log_bytes(record.events), len(record.events), record.finished, record.result
 
 
@@ -112,6 +115,7 @@ def simulate(
     progress: Callable[[int, int], Any] | None = None,
     workers: int = 1,
     options: dict[str, Any] | None = None,
+    selection: str | None = None,
 ) -> Summary:
     """Play ``games`` games; the digest is SHA-256 over every game's canonical event log, in game order.
 
@@ -119,8 +123,9 @@ def simulate(
     order, so the digest is the same as with one.
     """
     bots = bots or ["random"]
-    make_config(seats=seats, variants=variants, options=options)  # refuse a bad configuration before any work
-    jobs = [(seats, game_seed(seed, i), variants, bots, max_turns, options) for i in range(games)]
+    config = make_config(seats=seats, variants=variants, options=options, selection=selection)
+    RULESET.components(config)  # refuse a bad configuration (or unplayable components) before any work
+    jobs = [(seats, game_seed(seed, i), variants, bots, max_turns, options, selection) for i in range(games)]
     digest = hashlib.sha256()
     out = Summary()
 

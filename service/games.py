@@ -133,16 +133,21 @@ class GameService:
         }
         if spec.get("first_player") is not None:
             config_spec["first_player"] = spec["first_player"]
+        if spec.get("selection") is not None:
+            config_spec["selection"] = spec["selection"]
         try:
             config = rules.make_config(config_spec)
             rig = spec.get("setup")
             if rig is not None:
                 rules.validate_rig(rig, config.seats)
+            components = rules.components(config, self.settings.catalog)
         except MalformedCommand as err:
             raise BadRequest(err.message, rule=err.rule) from None
         seed = spec.get("seed") or secrets.token_hex(16)
         host_token = tokens.new_token(tokens.PREFIX_HOST)
         stored_spec = {k: v for k, v in config.to_dict().items() if k != "names"}
+        if components is not None:  # fixed at creation: a later AEGIS_CATALOG does not change this game
+            stored_spec["components"] = components
         game = Game(rules.name, stored_spec, seed, tokens.token_hash(host_token), rig, self.clock())
         self.store.save(game)
         self._saved(game)
@@ -180,7 +185,7 @@ class GameService:
             now = self.clock()
             config = rules.make_config({**game.spec, "names": [s["name"] for s in game.seats]})
             game.request_start(config.to_dict(), now)
-            game.append(rules.start(config, game.seed, now=now, rig=game.rig))
+            game.append(rules.start(config, game.seed, now=now, rig=game.rig, components=game.spec.get("components")))
             self._server_moves(game, now)
             return game.seq
 

@@ -61,7 +61,9 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
         problems.append("the seed does not match the commitment published at the start")
     if recorded[0].get("seed") != game.seed:
         problems.append("the seed recorded at the start is not the game's seed")
-    produced = [e.to_dict() for e in rules.start(config, game.seed, now=started.at, rig=game.rig)]
+    produced = [
+        e.to_dict() for e in rules.start(config, game.seed, now=started.at, rig=game.rig, components=game.spec.get("components"))
+    ]
     state = rules.fold(config, [event_from_dict(e) for e in produced])
     commands = 0
     for e in stored:

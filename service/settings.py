@@ -7,11 +7,15 @@ only fills in the embedded defaults: a SQLite file under ``./var/``.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from domain.everaegis.classic import CatalogError, ClassicCatalog, shipped, validate
 from domain.kernel.errors import MalformedCommand
 
 SQLITE = "eventsourcing.sqlite"
@@ -29,6 +33,7 @@ class Settings:
     redis_prefix: str = "aegis:"
     projector: str = "in-process"  # or "worker": a separate `aegis project` process keeps the views
     view_wait: float = 0.5
+    catalog: ClassicCatalog | None = None  # AEGIS_CATALOG: Classic texts from the physical game (None: shipped)
 
     @property
     def persistence(self) -> str:
@@ -82,7 +87,26 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         redis_prefix=env.get("AEGIS_REDIS_PREFIX") or "aegis:",
         projector=_choice(env, "AEGIS_PROJECTOR", ("in-process", "worker"), "in-process"),
         view_wait=_number(env, "AEGIS_VIEW_WAIT", 0.5, 0),
+        catalog=read_catalog(env["AEGIS_CATALOG"]) if env.get("AEGIS_CATALOG") else None,
     )
+
+
+def read_catalog(path: str) -> ClassicCatalog:
+    """A Classic catalog file (the texts of your physical game), checked against the box; every error names
+    the file, the entry and the problem."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as err:
+        raise CatalogError(f"{path}: cannot read the catalog: {err.strerror}") from None
+    except json.JSONDecodeError as err:
+        raise CatalogError(f"{path}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+    try:
+        catalog = validate(data, against=shipped())
+    except CatalogError as err:
+        raise CatalogError(f"{path}: {err.message}", rule=err.rule) from None
+    return dataclasses.replace(catalog, source=f"AEGIS_CATALOG {os.path.basename(path)} sha256:{digest}")
 
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:

@@ -7,11 +7,12 @@ from typing import Any
 from domain.everaegis.config import make_config
 from domain.everaegis.decide import decide, start
 from domain.everaegis.evolve import apply, fold
+from domain.everaegis.flow import Need, waiting
 from domain.everaegis.prompts import legal_commands, prompts
 from domain.everaegis.redaction import view
 from domain.everaegis.state import GameState
 from domain.kernel.events import Event
-from domain.kernel.prompts import Prompt
+from domain.kernel.prompts import Option, Prompt
 
 
 class Table:
@@ -28,9 +29,15 @@ class Table:
         options: dict[str, Any] | None = None,
         names: list[str] | None = None,
         now: float | None = None,
+        selection: str | None = None,
     ):
         self.config = make_config(
-            seats=seats, variants=variants, reaction_seconds=reaction_seconds, options=options, names=names or ()
+            seats=seats,
+            variants=variants,
+            reaction_seconds=reaction_seconds,
+            options=options,
+            names=names or (),
+            selection=selection,
         )
         self.events: list[Event] = start(self.config, seed, now=now, rig=rig)
         self.state: GameState = fold(self.config, self.events)
@@ -66,6 +73,13 @@ class Table:
     # ----- looking -----
     def prompts(self, seat: int | None = None) -> list[Prompt]:
         return prompts(self.state, seat)
+
+    def waiting(self) -> list[Need]:
+        return waiting(self.state)
+
+    def options(self, seat: int) -> list[Option]:
+        """Every option of every prompt ``seat`` has now."""
+        return [o for p in self.prompts(seat) for o in p.options]
 
     def kinds(self, seat: int) -> list[str]:
         return [p.kind for p in self.prompts(seat)]

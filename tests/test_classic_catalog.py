@@ -93,4 +93,11 @@ def test_check_catalog_on_the_command_line(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"estates": [}')
     out = subprocess.run(aegis("check-catalog", str(bad)), capture_output=True, text=True, env=clean_env(), timeout=60)
-    assert out.returncode == 2 and "line 1, column 14" in out.stderr
+    assert out.returncode == 1 and f"{bad}: not JSON" in out.stderr and "line 1, column 14" in out.stderr
+    typo = tmp_path / "typo.json"
+    data = _raw()
+    data["estates"][3]["text_known"] = "ful"
+    typo.write_text(json.dumps(data))
+    out = subprocess.run(aegis("check-catalog", str(typo)), capture_output=True, text=True, env=clean_env(), timeout=60)
+    assert out.returncode == 1
+    assert f"{typo}: catalog: estates[3] ({data['estates'][3]['name']}): text_known must be one of" in out.stderr

@@ -32,7 +32,9 @@ def test_simulate_shows_progress_on_stderr(capsys):
     "argv, message",
     [
         (["simulate", "--bots", "genius", "--quiet"], "unknown bot"),
-        (["simulate", "--variant", "classic", "--quiet"], "unknown variant"),
+        (["simulate", "--variant", "simpleton+chess", "--quiet"], "unknown variant"),
+        (["simulate", "--variant", "classic", "--quiet"], "plain_unknown=1"),
+        (["simulate", "--option", "undo", "--quiet"], "name=whole-number"),
         (["simulate", "--variant", "simpleton+long+survival", "--quiet"], "cannot be combined"),
         (["simulate", "--games", "0", "--quiet"], "--games must be at least 1"),
     ],

@@ -45,11 +45,32 @@ def test_every_event_type_occurs_in_simulated_games():
         for variants in ("simpleton", "simpleton+quick"):
             game = play_game(seats=5, variants=variants, seed=f"cover{seed}", bots=["random"])
             seen.update(e.TYPE for e in game.events)
+        for selection in ("limited", "drafting", "freeform"):
+            game = play_game(
+                seats=5,
+                variants="classic",
+                seed=f"cover{seed}",
+                bots=["random"],
+                options={"plain_unknown": 1},
+                selection=selection,
+            )
+            seen.update(e.TYPE for e in game.events)
     never = {cls.TYPE for cls in ALL_EVENT_TYPES} - seen
     # Rigged-only and rare overflow events are covered by the rule tests instead. WarThwarted (R75: an
     # attacker with 0 soldiers in the Battle Phase) cannot happen in Simpleton, where War needs 1 soldier
     # to declare and nothing can take soldiers before the battle; it is there for the Classic game.
-    rare = {"CardDealt", "ItemNotGained", "SanctionNotPlaced", "YearMadeDeck", "CardNotGained", "TurnSkipped", "WarThwarted"}
+    # EstatesMadeDeck needs every year used up in a Classic game (tests/test_classic_game.py covers it).
+    rare = {
+        "EstatesMadeDeck",
+        "CardDealt",
+        "ItemNotGained",
+        "SanctionNotPlaced",
+        "YearMadeDeck",
+        "CardNotGained",
+        "TurnSkipped",
+        "WarThwarted",
+    }
+    rare.add("EstatesMadeDeck")
     # Undo needs a window closed by its deadline; simulations have none (test_rules_undo.py covers them).
     rare |= {"UndoPauseBegan", "UndoWaived", "UndoExpired", "UndoClaimed"}
     assert never <= rare, never

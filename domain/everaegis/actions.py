@@ -46,7 +46,9 @@ def declarations(s: GameState, seat: int, only: str | None = None, wanted: dict[
             # R109, A20: the slot is replaced by the SANCTION's text; not a claim (A17)
             out.append(Option(f"{spec.name} (SANCTIONED: discard an unrevealed card)", _declare(seat, action), action))
             continue
-        if action in ("recruit", "treasury", "barracks", "laboratory"):
+        if s.plain_action(seat, action):
+            out.append(Option(_plain_label(s, seat, spec.name), _declare(seat, action), action))
+        elif action in ("recruit", "treasury", "barracks", "laboratory"):
             out.append(Option(spec.name, _declare(seat, action), action))
         elif action == "war":
             if me.soldiers < 1:  # R77
@@ -61,6 +63,10 @@ def declarations(s: GameState, seat: int, only: str | None = None, wanted: dict[
         elif action == "library":
             out.extend(_library_options(s, seat, partner, remaining, wanted))
     return out
+
+
+def _plain_label(s: GameState, seat: int, name: str) -> str:
+    return f"{name} ({s.players[seat].leader}: its text is not printed in the rulebook, so it has no effect; A54)"
 
 
 def _temple_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
@@ -217,7 +223,9 @@ def execute_step(ctx: Ctx) -> bool:
     assert act is not None
     d, action, plan = act.declarer, act.action, act.plan
     done = ev.ActionCompleted
-    if action == "recruit":
+    if s.plain_action(d, action):
+        ctx.emit(done(seat=d, action=action, outcome=f"no effect: {s.players[d].leader}'s text is not printed (A54)"))
+    elif action == "recruit":
         change_soldiers(ctx, d, RECRUIT_SOLDIERS, "recruit (R44)")
         ctx.emit(done(seat=d, action=action, outcome=f"gained {RECRUIT_SOLDIERS} soldiers"))
     elif action == "treasury":

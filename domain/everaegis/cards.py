@@ -7,6 +7,8 @@ from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.state import Card
 
+ESTATES_TO_DECK = 8  # R35 (E2 derived), A29
+
 
 def draw_step(ctx: Ctx) -> bool:
     """Serve the first pending card gain. False if the game waits for a year to be chosen."""
@@ -31,6 +33,9 @@ def draw_step(ctx: Ctx) -> bool:
         return True
     if s.years:
         return False  # the current player must choose a year (R34): see prompts.year_prompt
+    if s.estate_deck:  # A29: no year is left: the top 8 estate cards become the deck
+        ctx.emit(ev.EstatesMadeDeck(size=min(ESTATES_TO_DECK, len(s.estate_deck)), chosen_by=chooser(ctx)))
+        return True
     ctx.emit(ev.CardNotGained(seat=seat, reason="the deck and every year are empty (A29)"))
     return True
 

@@ -29,6 +29,7 @@ class ClassicCatalog:
     leaders: dict[str, dict[str, Any]]
     mobs: dict[str, dict[str, Any]]
     items: dict[str, dict[str, Any]]
+    source: str = "shipped"  # or "AEGIS_CATALOG <file> sha256:<digest>"
 
     def playable_without_text(self) -> list[str]:
         """Components whose text the data does not hold (they need a game option to be used as plain)."""

@@ -7,7 +7,9 @@ from typing import Any
 
 from domain.kernel.errors import MalformedCommand
 
-VARIANTS = ("simpleton", "quick", "long", "plague", "survival")
+VARIANTS = ("simpleton", "classic", "quick", "long", "plague", "survival")
+GAMES = ("simpleton", "classic")  # exactly one: the game the variants modify (R161, R162)
+SELECTIONS = ("simpleton", "limited", "drafting", "freeform")  # leader selection modes (R19-R22)
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,15 @@ OPTIONS = {
         "S1", 10, 0, 1000, "full rounds with no card gained, moved or flipped before the game is drawn; 0: never"
     ),
     "undo": GameOption("R155", 1, 0, 1, "1: the optional Undo rule is on (RULINGS: Undo); 0: off"),
+    "plain_unknown": GameOption(
+        "A54",
+        0,
+        0,
+        1,
+        "1: estate cards and leader mats whose text the rulebook does not print play as plain cards without effect "
+        "(marked in every view); 0: they cannot be used",
+    ),
+    "limited_mats": GameOption("R19", 3, 1, 10, "Limited Selection: mats each player draws before keeping 1"),
     "brig_skips_turn": GameOption(
         "A37",
         1,
@@ -57,6 +68,7 @@ class Config:
     first_player: int | None = None
     names: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+    selection: str = "simpleton"  # leader selection mode (R19-R22)
 
     def option(self, name: str) -> int:
         """The value of a game option: the one given at creation, or its default."""
@@ -86,6 +98,7 @@ class Config:
             "first_player": self.first_player,
             "names": list(self.names),
             "options": dict(self.options),
+            **({"selection": self.selection} if self.classic else {}),  # Simpleton logs stay as they were
         }
 
     @classmethod
@@ -97,20 +110,27 @@ class Config:
             first_player=data.get("first_player"),
             names=data.get("names", ()),
             options=data.get("options", {}),
+            selection=data.get("selection"),
         )
+
+    @property
+    def classic(self) -> bool:
+        """Estate cards in the years and the estate deck (R13-R16); Simpleton has none (R162)."""
+        return "classic" in self.variants
 
 
 def parse_variants(text: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """Accept "simpleton", "simpleton+quick" or a list; always include Simpleton (the only mode built)."""
+    """Accept "simpleton", "classic+quick" or a list: exactly one game (simpleton or classic) and its variants."""
     parts = [p.strip().lower() for p in (text.replace(",", "+").split("+") if isinstance(text, str) else text)]
     parts = [p for p in parts if p]
     unknown = [p for p in parts if p not in VARIANTS]
     if unknown:
         raise MalformedCommand(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(VARIANTS)}", rule="R161-R172")
-    if "simpleton" not in parts:
+    games = [p for p in GAMES if p in parts]
+    if len(games) != 1:
         raise MalformedCommand(
-            "only Simpleton games are built so far: the Classic game needs estate and leader texts",
-            rule="R162",
+            "name exactly one game, simpleton or classic, with its variants (e.g. simpleton+quick, classic+long)",
+            rule="R161-R162",
         )
     if "long" in parts and "survival" in parts:
         raise MalformedCommand("Long Game and Survival cannot be combined: Survival has no card thresholds", rule="R165")
@@ -125,6 +145,7 @@ def make_config(
     first_player: Any = None,
     names: Any = (),
     options: Any = None,
+    selection: Any = None,
 ) -> Config:
     if isinstance(seats, bool) or not isinstance(seats, int):
         raise MalformedCommand("seats must be a whole number", rule="A44")
@@ -147,11 +168,24 @@ def make_config(
         spec = OPTIONS[name]
         if isinstance(value, bool) or not isinstance(value, int) or not spec.low <= value <= spec.high:
             raise MalformedCommand(f"option {name} must be a whole number from {spec.low} to {spec.high}", rule=spec.ruling)
+    parsed = parse_variants(variants)
     return Config(
         seats=seats,
-        variants=parse_variants(variants),
+        variants=parsed,
+        selection=_selection(selection, parsed),
         reaction_seconds=float(reaction_seconds),
         first_player=first_player,
         names=names,
         options=dict(options or {}),
     )
+
+
+def _selection(selection: Any, variants: tuple[str, ...]) -> str:
+    """Simpleton uses the mats' back sides (R22, R162); Classic defaults to Limited Selection (R19)."""
+    if selection is None:
+        return "limited" if "classic" in variants else "simpleton"
+    if selection not in SELECTIONS:
+        raise MalformedCommand(f"unknown leader selection {selection!r}; modes: {', '.join(SELECTIONS)}", rule="R19-R22")
+    if "simpleton" in variants and selection != "simpleton":
+        raise MalformedCommand("a Simpleton game uses the back side of the mats: selection must be simpleton", rule="R162")
+    return str(selection)

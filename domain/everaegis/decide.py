@@ -14,11 +14,15 @@ from domain.everaegis import events as ev
 from domain.everaegis.actions import put_back, start_action
 from domain.everaegis.cards import discard_card, reveal
 from domain.everaegis.catalog import ACTIONS
+from domain.everaegis.classic import ClassicCatalog
+from domain.everaegis.classic import shipped as shipped_catalog
+from domain.everaegis.components import choose as choose_components
 from domain.everaegis.config import Config
 from domain.everaegis.context import Ctx
 from domain.everaegis.diagnose import diagnose
 from domain.everaegis.evolve import initial_state
 from domain.everaegis.flow import Need, advance, waiting
+from domain.everaegis.leaders import choose as choose_leader
 from domain.everaegis.prompts import build, gift_prompt
 from domain.everaegis.reactions import close_window, pay, prove, settle
 from domain.everaegis.rig import rigged_setup
@@ -43,6 +47,7 @@ COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "close_window": {"window": int},
     "undo": {"window": int, "answer": str},
     "close_undo": {"window": int},
+    "choose_leader": {"mat": str},
 }
 SYSTEM_COMMANDS = ("close_window", "close_undo")
 TYPE_OF_KIND = {
@@ -60,19 +65,37 @@ TYPE_OF_KIND = {
     "war_reveal": "reveal",
     "treaty_gift": "give_soldiers",
     "undo": "undo",
+    "choose_leader": "choose_leader",
 }
 
 
-def start(config: Config, seed: str, now: float | None = None, rig: dict[str, Any] | None = None) -> list[Event]:
+def start(
+    config: Config,
+    seed: str,
+    now: float | None = None,
+    rig: dict[str, Any] | None = None,
+    catalog: ClassicCatalog | None = None,
+    components: dict[str, Any] | None = None,
+) -> list[Event]:
     """The events that begin a game: ``GameStarted`` (with the seed's commitment) and setup.
 
     With ``rig`` (see ``rig.py``) the position is the one given, the game is marked rigged and no
-    commitment is published; the seed still drives later shuffles.
+    commitment is published; the seed still drives later shuffles. A Classic game takes its estate cards
+    and leader mats from ``catalog`` (default: the shipped one), or exactly as ``components`` recorded
+    them (re-running a recorded game).
     """
     normal = validate_rig(rig, config.seats) if rig is not None else None
+    if normal is not None and config.classic:
+        raise MalformedCommand("a rigged position can only be set up for a Simpleton game so far", rule="R13")
+    if components is None:
+        catalog = catalog or shipped_catalog()
+        components = choose_components(config, catalog, catalog.source)
+    chosen = components
     ctx = Ctx(initial_state(config), now)
     commitment = "" if normal is not None else commitment_of(seed)
     ctx.emit(ev.GameStarted(config=config.to_dict(), commitment=commitment, seed=seed, rigged=normal is not None))
+    if chosen is not None:
+        ctx.emit(ev.ComponentsChosen(source=chosen["source"], estates=chosen["estates"], leaders=chosen["leaders"]))
     if normal is not None:
         rigged_setup(ctx, normal)
     advance(ctx)
@@ -200,6 +223,8 @@ def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
             ctx.emit(
                 ev.UndoClaimed(seat=seat, window=undo.window, undone_from=undo.snapshot.seq + 1, undone_to=s.seq, answers=answers)
             )
+    elif kind == "choose_leader":
+        choose_leader(ctx, seat, cmd)
     elif kind == "treaty_gift":
         change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)")
         change_soldiers(ctx, cmd["to"], cmd["amount"], "TREATY gift (R107)")

@@ -475,3 +475,78 @@ class UndoClaimed(Event):
     undone_from: int = 0
     undone_to: int = 0
     answers: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+# ----- Classic: components, the estate deck and leader selection (R13-R22, A54) -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComponentsChosen(Event):
+    """The estate cards and leader mats this Classic game uses, with their texts and how much of each the
+    catalog knows (``plain``: played without effect, A54). Recorded so a replay never depends on today's catalog."""
+
+    source: str = "shipped"
+    estates: list[dict[str, Any]] = field(default_factory=list)
+    leaders: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EstateDeckFormed(Event):
+    """The estate cards left after 2 went into each year, face down, in an order nobody knows (R13, R15)."""
+
+    size: int = 0
+    cards: list[dict[str, str]] = field(default_factory=list)
+    rng: list[int] = field(default_factory=list)
+    SECRET = ("cards",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EstatesMadeDeck(Event):
+    """No year is left: the top 8 estate cards (fewer if fewer remain) become the deck (R35, A29)."""
+
+    size: int = 0
+    chosen_by: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaderSelectionBegan(Event):
+    """Leader selection starts (R17): ``mode`` is limited, drafting or freeform (R19-R21)."""
+
+    mode: str = "limited"
+    order: list[int] = field(default_factory=list)  # freeform and drafting: who chooses first, then next
+    rng: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaderMatsDealt(Event):
+    """Mats a player draws without revealing them (Limited, R19) or draws to draft from (R20)."""
+
+    seat: int = 0
+    mats: list[str] = field(default_factory=list)
+    knowers: list[int] = field(default_factory=list)
+    rng: list[int] = field(default_factory=list)
+    PRIVATE = {"mats": "knowers"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaderKept(Event):
+    """Limited Selection: a player places 1 of their mats face down (R19); the others go back to the box."""
+
+    seat: int = 0
+    mat: str = ""
+    knowers: list[int] = field(default_factory=list)
+    PRIVATE = {"mat": "knowers"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaderChosen(Event):
+    """A player's leader, shown to all: Freeform and Drafting picks (R20, R21), and every Limited mat when the
+    game begins (R19). Drafting: ``passed`` mats go to ``passed_to``, who picks next (A45 ruling)."""
+
+    seat: int = 0
+    mat: str = ""
+    plain: bool = False
+    passed_to: int | None = None
+    passed: list[str] = field(default_factory=list)
+    knowers: list[int] = field(default_factory=list)
+    PRIVATE = {"passed": "knowers"}

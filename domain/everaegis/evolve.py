@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from domain.everaegis import events as ev
-from domain.everaegis.catalog import CATALOG
+from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.config import Config
 from domain.everaegis.state import Act, Card, Challenge, GameState, Guard, Player, UndoPoint, War, Window
 from domain.kernel.events import Event
@@ -149,6 +149,51 @@ def _setup_reveals(s: GameState, e: ev.SetupRevealsBegan) -> None:
     s.stage = "quick_reveal"
 
 
+@_on(ev.ComponentsChosen)
+def _components(s: GameState, e: ev.ComponentsChosen) -> None:
+    s.components = {"source": e.source, "estates": list(e.estates), "leaders": list(e.leaders)}
+
+
+@_on(ev.EstateDeckFormed)
+def _estate_deck(s: GameState, e: ev.EstateDeckFormed) -> None:
+    s.estate_deck = _cards(e.cards)
+
+
+@_on(ev.LeaderSelectionBegan)
+def _selection(s: GameState, e: ev.LeaderSelectionBegan) -> None:
+    s.stage = "leaders"
+    s.status = "active"  # players decide from here on
+    s.selecting = list(e.order)
+    if e.rng:
+        s.rng = e.rng[1]
+
+
+@_on(ev.LeaderMatsDealt)
+def _mats(s: GameState, e: ev.LeaderMatsDealt) -> None:
+    s.players[e.seat].mats = list(e.mats)
+    s.rng = e.rng[1]
+
+
+@_on(ev.LeaderKept)
+def _kept(s: GameState, e: ev.LeaderKept) -> None:
+    p = s.players[e.seat]
+    p.kept = e.mat
+    p.mats = []  # R19: the others go back in the box
+
+
+@_on(ev.LeaderChosen)
+def _leader(s: GameState, e: ev.LeaderChosen) -> None:
+    p = s.players[e.seat]
+    p.leader = e.mat
+    p.kept = None
+    p.mats = []
+    if s.selecting and s.selecting[0] == e.seat:
+        s.selecting.pop(0)
+    if e.passed_to is not None:
+        s.players[e.passed_to].mats = list(e.passed)
+        s.selecting = [e.passed_to]
+
+
 # ----- turns -----
 
 
@@ -193,6 +238,11 @@ def _year_deck(s: GameState, e: ev.YearMadeDeck) -> None:
             del s.years[i]
             return
     raise ValueError(f"no year {e.year}")
+
+
+@_on(ev.EstatesMadeDeck)
+def _estates_deck(s: GameState, e: ev.EstatesMadeDeck) -> None:
+    s.deck, s.estate_deck = s.estate_deck[: e.size], s.estate_deck[e.size :]
 
 
 @_on(ev.CardDrawn)
@@ -457,7 +507,7 @@ def _resolving(s: GameState, e: ev.ActionResolving) -> None:
             and s.partner(act.declarer) != seat
             and s.players[seat].unrevealed  # nothing to discard: not affected
         ]
-    elif act.action == "laboratory":
+    elif act.action == "laboratory" and not s.plain_action(act.declarer, act.action):
         s.draw_queue.extend([(act.declarer, "laboratory"), (act.declarer, "laboratory")])
     elif act.action == "library" and "sanctions" in act.plan:
         act.todo = [t for t in act.plan["sanctions"] if not act.guarded(t["seat"])]
@@ -469,7 +519,8 @@ def _resolving(s: GameState, e: ev.ActionResolving) -> None:
         if owner is not None and not act.guarded(owner) and not act.guarded(recipient):
             card = s.players[owner].card(act.plan["card"])
             assert card is not None
-            act.todo = [{"seat": recipient, "action": card.name.lower()}]
+            if card.name.lower() in ACTIONS:  # A19: an estate card matches no action, so no SANCTION
+                act.todo = [{"seat": recipient, "action": card.name.lower()}]
 
 
 @_on(ev.ActionCompleted)

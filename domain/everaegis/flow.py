@@ -13,6 +13,7 @@ from domain.everaegis.actions import execute_step, put_back_choices, sanction_ch
 from domain.everaegis.cards import chooser, draw_step, reveal
 from domain.everaegis.context import Ctx
 from domain.everaegis.items import brig_sources, sanction_sources
+from domain.everaegis.leaders import choosers, selection_step
 from domain.everaegis.reactions import (
     asked_for_action,
     asked_for_guard,
@@ -22,7 +23,7 @@ from domain.everaegis.reactions import (
     penalty_choices,
     proof_choices,
 )
-from domain.everaegis.setup import after_deal_step, setup_step
+from domain.everaegis.setup import after_deal_step, setup_step, starting_step
 from domain.everaegis.state import GameState
 from domain.everaegis.turns import phase_step
 from domain.everaegis.war import reveal_choices
@@ -55,6 +56,11 @@ def step(ctx: Ctx) -> bool:
     if s.stage == "setup":
         setup_step(ctx)
         return True
+    if s.stage == "leaders":
+        if all(p.leader for p in s.players):
+            starting_step(ctx)
+            return True
+        return selection_step(ctx)
     if s.stage == "deal":
         after_deal_step(ctx)
         return True
@@ -137,6 +143,8 @@ def waiting(s: GameState) -> list[Need]:
         return [Need(chooser_of(s), "choose_year")]
     if s.stage == "quick_reveal":
         return [Need(s.reveal_queue[0], "setup_reveal")] if s.reveal_queue else []
+    if s.stage == "leaders":
+        return [Need(seat, "choose_leader") for seat in choosers(s)]
     if s.stage == "turn" and s.phase == "action" and s.action_done and s.undo is not None and s.undo.paused:
         return [Need(seat, "undo") for seat in s.undo.waiting]
     if s.stage != "turn" or s.phase != "action" or s.action_done:

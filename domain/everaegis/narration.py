@@ -355,3 +355,50 @@ def _undo_claimed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
         f"{who(e['seat'])} claims an undo: events {e['undone_from']}-{e['undone_to']} are undone and "
         f"{who(e['seat'])} calls the bluff"
     )
+
+
+# ----- Classic: components, the estate deck, leaders -----
+
+
+@_on("ComponentsChosen")
+def _components(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    estates = e.get("estates", [])
+    plain = sum(1 for x in estates if x.get("plain"))
+    leaders = e.get("leaders", [])
+    text = f"Classic components: {len(estates)} estate cards ({plain} played plain: their text is not printed)"
+    return text + (f", {len(leaders)} leader mats to select from" if leaders else ", Simpleton sides for every player")
+
+
+@_on("EstateDeckFormed")
+def _estate_deck(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"The estate deck is formed: {e['size']} cards, face down"
+
+
+@_on("EstatesMadeDeck")
+def _estates_deck(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"No year is left: the top {e['size']} estate cards become the deck"
+
+
+@_on("LeaderSelectionBegan")
+def _selection(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"Leader selection begins ({e['mode']})"
+
+
+@_on("LeaderMatsDealt")
+def _mats(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    mats = e.get("mats")
+    return f"{who(e['seat'])} draws leader mats" + (f": {', '.join(mats)}" if mats else "")
+
+
+@_on("LeaderKept")
+def _kept(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    mat = e.get("mat")
+    return f"{who(e['seat'])} keeps a mat face down" + (f": {mat}" if mat else "")
+
+
+@_on("LeaderChosen")
+def _leader(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    text = f"{who(e['seat'])} leads with {e['mat']}" + (" (plain: text not printed)" if e.get("plain") else "")
+    if e.get("passed_to") is not None:
+        text += f" and passes the other mats to {who(e['passed_to'])}"
+    return text

@@ -11,6 +11,7 @@ from typing import Any
 from domain.everaegis.actions import barracks_choices, declarations, put_back_choices, sanction_choices
 from domain.everaegis.flow import Need, waiting
 from domain.everaegis.items import brig_sources, sanction_sources
+from domain.everaegis.leaders import options as leader_options
 from domain.everaegis.reactions import guard_means, penalty_choices, proof_choices
 from domain.everaegis.state import Card, GameState
 from domain.everaegis.war import reveal_choices
@@ -40,6 +41,10 @@ def build(s: GameState, need: Need, only: str | None = None, wanted: dict[str, A
             for label, cards in s.years
         )
         return Prompt(seat, kind, f"{name}: the deck is empty; choose a year to become the deck (R34)", opts)
+    if kind == "choose_leader":
+        how = {"limited": "keep 1 of your mats face down (R19)", "drafting": "keep 1 mat and pass the rest (R20)"}
+        text = f"{name}: " + how.get(s.config.selection, "pick your leader mat (R21)")
+        return Prompt(seat, kind, text, tuple(leader_options(s, seat)))
     if kind == "setup_reveal":
         cards = s.players[seat].unrevealed
         return Prompt(

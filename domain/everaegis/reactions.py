@@ -22,7 +22,7 @@ def affected(s: GameState, act: Act) -> set[int]:
         out = {plan["recipient"]} | ({owner} if owner is not None else set())
     elif act.action == "barracks":
         out = {seat for seat in s.remaining() if s.partner(d) != seat}
-    elif act.action == "library":
+    elif act.action == "library" and not s.plain_action(d, "library"):
         if "treaty" in plan:
             out = {plan["treaty"]}
         else:

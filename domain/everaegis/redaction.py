@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.everaegis.flow import waiting
-from domain.everaegis.state import Card, GameState
+from domain.everaegis.setup import composition
+from domain.everaegis.state import Card, GameState, Player
 from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader, redact_event
 
 __all__ = ["OMNISCIENT", "SPECTATOR", "effective", "redact", "view"]
@@ -28,10 +29,13 @@ def redact(state: GameState, event: dict[str, Any], perspective: Perspective) ->
     return redact_event(event, effective(state, perspective))
 
 
-def _card_view(card: Card, possessor: int | None, who: Perspective) -> dict[str, Any]:
+def _card_view(card: Card, possessor: int | None, who: Perspective, s: GameState | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"id": card.id, "revealed": card.revealed}
     if who == OMNISCIENT or card.revealed or card.public or (isinstance(who, int) and card.known_to(who, possessor)):
         out["name"] = card.name
+        estate = s.estate(card.name) if s is not None else None
+        if estate is not None:  # A54: say what the card does, or that its text is not printed
+            out["estate"] = {"type": estate["type"], "text_known": estate["text_known"], "plain": estate["plain"]}
     if card.public and not card.revealed:
         out["known_to_all"] = True
     return out
@@ -49,17 +53,18 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
                 "name": p.name,
                 "soldiers": p.soldiers,
                 "eliminated": p.eliminated,
-                "cards": [_card_view(c, p.seat, who) for c in p.cards],
+                "cards": [_card_view(c, p.seat, who, s) for c in p.cards],
                 "revealed": len(p.revealed),
                 "unrevealed": len(p.unrevealed),
                 "sanctions": list(p.sanctions),
                 "items": _items_of(s, p.seat),
+                **_leader_of(s, p, who),
             }
         )
     deck: dict[str, Any] = {"size": len(s.deck)}
     known_top = []
     for card in s.deck:
-        shown = _card_view(card, None, who)
+        shown = _card_view(card, None, who, s)
         if "name" not in shown:
             break
         known_top.append(shown)
@@ -79,7 +84,7 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
         "commitment": s.commitment,
         "players": players,
         "deck": deck,
-        "years": [{"year": label, "size": len(cards), "composition": _composition(cards)} for label, cards in s.years],
+        "years": [{"year": label, "size": len(cards), "composition": composition(cards)} for label, cards in s.years],
         "reserve": {"SANCTION": s.sanction_supply, "BRIG": s.brig_supply},
         "action": _action_view(s),
         "window": _window_view(s, who),
@@ -87,17 +92,35 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
         "awaiting": [{"seat": n.seat, "kind": n.kind} for n in waiting(s)],
         "result": {"result": s.result, "winners": s.winners, "reason": s.end_reason} if s.status == "finished" else None,
     }
+    if s.components is not None:
+        out["estate_deck"] = {"size": len(s.estate_deck)}
+        out["selection"] = s.config.selection
+        out["components"] = {
+            "source": s.components["source"],
+            "plain_estates": sorted(e["name"] for e in s.components["estates"] if e["plain"]),
+        }
     if who == OMNISCIENT:
         out["seed"] = s.seed if s.status == "finished" else None
         out["deck"]["cards"] = [{"id": c.id, "name": c.name} for c in s.deck]
     return out
 
 
-def _composition(cards: list[Card]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for c in cards:
-        counts[c.name] = counts.get(c.name, 0) + 1
-    return dict(sorted(counts.items()))
+def _leader_of(s: GameState, p: Player, who: Perspective) -> dict[str, Any]:
+    """Classic: the leader (marked plain if its text is not printed, A54); during Limited Selection the mats
+    drawn and the mat kept face down are known to their player only (R19)."""
+    if s.components is None:
+        return {}
+    entry = s.leader_entry(p.leader)
+    out: dict[str, Any] = {
+        "leader": p.leader if s.config.selection != "simpleton" else "Simpleton side",
+        "leader_plain": bool(entry and entry["plain"]),
+    }
+    if who in (OMNISCIENT, p.seat):
+        if p.mats:
+            out["mats"] = list(p.mats)
+        if p.kept:
+            out["kept"] = p.kept
+    return out
 
 
 def _items_of(s: GameState, seat: int) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from domain.everaegis import components as _components
 from domain.everaegis import decide as _decide
 from domain.everaegis import evolve as _evolve
 from domain.everaegis import flow as _flow
@@ -12,6 +13,7 @@ from domain.everaegis import narration as _narration
 from domain.everaegis import prompts as _prompts
 from domain.everaegis import redaction as _redaction
 from domain.everaegis import rig as _rig
+from domain.everaegis.classic import ClassicCatalog, shipped
 from domain.everaegis.config import Config, make_config
 from domain.everaegis.state import GameState
 from domain.kernel.events import Event
@@ -30,10 +32,23 @@ class EverAegis:
             first_player=spec.get("first_player"),
             names=spec.get("names", ()),
             options=spec.get("options"),
+            selection=spec.get("selection"),
         )
 
-    def start(self, config: Config, seed: str, now: float | None = None, rig: dict[str, Any] | None = None) -> list[Event]:
-        return _decide.start(config, seed, now, rig)
+    def start(
+        self,
+        config: Config,
+        seed: str,
+        now: float | None = None,
+        rig: dict[str, Any] | None = None,
+        components: dict[str, Any] | None = None,
+        catalog: ClassicCatalog | None = None,
+    ) -> list[Event]:
+        return _decide.start(config, seed, now, rig, catalog, components)
+
+    def components(self, config: Config, catalog: ClassicCatalog | None = None) -> dict[str, Any] | None:
+        """The Classic components a game would use (None for Simpleton); refuses what cannot be played (A54)."""
+        return _components.choose(config, catalog or shipped(), catalog.source if catalog else "shipped")
 
     def validate_rig(self, rig: Any, seats: int) -> dict[str, Any]:
         return _rig.validate(rig, seats)

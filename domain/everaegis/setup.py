@@ -1,4 +1,5 @@
-"""Setup of a Simpleton game (R13-R18, R162, R164, R166, R169, A46)."""
+"""Setup of a game: years, the estate deck (Classic), the deck, the first player, leaders, soldiers and
+starting cards (R13-R18, R162, R164, R166, R169, A46)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections import Counter
 from domain.everaegis import events as ev
 from domain.everaegis.catalog import BUILDINGS
 from domain.everaegis.context import Ctx
+from domain.everaegis.leaders import begin_selection
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card
 
@@ -14,35 +16,55 @@ YEARS = 5  # R14
 DECK_YEARS = 2  # R16
 
 
-def _composition(cards: list[Card]) -> dict[str, int]:
-    """Counts per building in catalog order: public (R16, A53), and in no order that leaks the shuffle."""
+ESTATES_PER_YEAR = 2  # R15
+ESTATE_LABEL = "estate cards"  # a year's estate cards are counted, never named: nobody peeked (R15, A53)
+
+
+def composition(cards: list[Card]) -> dict[str, int]:
+    """Counts per building in catalog order, then the number of estate cards: public (R16, A53), and in
+    no order that leaks the shuffle."""
     counts = Counter(c.name for c in cards)
-    return {name: counts[name] for name in BUILDINGS if counts[name]}
+    out = {name: counts[name] for name in BUILDINGS if counts[name]}
+    estates = sum(n for name, n in counts.items() if name not in BUILDINGS)
+    if estates:
+        out[ESTATE_LABEL] = estates
+    return out
 
 
 def setup_step(ctx: Ctx) -> None:
-    """Years of one of each building (no estate cards in Simpleton), the deck from 2 of them,
-    the first player, starting soldiers, then starting cards where a variant deals them."""
+    """Years of one of each building (plus 2 estate cards each in Classic), the estate deck, the deck
+    from 2 years, the first player; then leader selection, or straight on to soldiers and cards."""
     s = ctx.state
     rng = ctx.rng()
     start = rng.counter
     years: list[list[Card]] = []
     made: set[str] = set()
+    estates: list[Card] = []
+    if s.components is not None:  # R13: shuffle the estate cards into the estate deck
+        for entry in s.components["estates"]:
+            card = Card(ctx.new_card_id(rng, made), entry["name"])
+            made.add(card.id)
+            estates.append(card)
+        estates = rng.shuffle(estates)
     for _ in range(YEARS):
         cards = []
         for name in BUILDINGS:
             card = Card(ctx.new_card_id(rng, made), name)
             made.add(card.id)
             cards.append(card)
+        cards.extend(estates[:ESTATES_PER_YEAR])  # R15: 2 from the estate deck, unseen
+        estates = estates[ESTATES_PER_YEAR:]
         years.append(rng.shuffle(cards))
     labels = [str(i + 1) for i in range(YEARS)]
     ctx.emit(
         ev.YearsFormed(
-            years=[{"year": lab, "size": len(y), "composition": _composition(y)} for lab, y in zip(labels, years, strict=True)],
+            years=[{"year": lab, "size": len(y), "composition": composition(y)} for lab, y in zip(labels, years, strict=True)],
             cards=[[{"id": c.id, "name": c.name} for c in y] for y in years],
             rng=[start, rng.counter],
         )
     )
+    if s.components is not None:
+        ctx.emit(ev.EstateDeckFormed(size=len(estates), cards=[{"id": c.id, "name": c.name} for c in estates]))
     rng = ctx.rng()
     start = rng.counter
     deck = rng.shuffle([c for y in years[:DECK_YEARS] for c in y])
@@ -61,6 +83,15 @@ def setup_step(ctx: Ctx) -> None:
         start = rng.counter
         seat = rng.below(s.seats)
         ctx.emit(ev.FirstPlayerChosen(seat=seat, method="random (R18 step 8)", rng=[start, rng.counter]))
+    if s.config.selection != "simpleton":
+        begin_selection(ctx)  # R17: leaders, then soldiers and cards (``starting_step``)
+        return
+    starting_step(ctx)
+
+
+def starting_step(ctx: Ctx) -> None:
+    """R18 step 6: starting soldiers; then starting cards where a variant deals them."""
+    s = ctx.state
     t = s.config.thresholds
     for seat in s.turn_order_from(s.first_player or 0):
         change_soldiers(ctx, seat, t.start_soldiers, "setup (R18 step 6)")

@@ -51,9 +51,23 @@ class Player:
     eliminated: bool = False
     sanctions: list[str] = field(default_factory=list)  # action keys carrying a SANCTION
     brigs: int = 0
+    leader: str | None = None  # Classic: the leader mat (None: the Simpleton side, R22)
+    mats: list[str] = field(default_factory=list)  # leader selection: mats in hand, known to this seat only
+    kept: str | None = None  # Limited Selection: the mat placed face down, until the game begins (R19)
 
     def clone(self) -> Player:
-        return Player(self.seat, self.name, list(self.cards), self.soldiers, self.eliminated, list(self.sanctions), self.brigs)
+        return Player(
+            self.seat,
+            self.name,
+            list(self.cards),
+            self.soldiers,
+            self.eliminated,
+            list(self.sanctions),
+            self.brigs,
+            self.leader,
+            list(self.mats),
+            self.kept,
+        )
 
     @property
     def unrevealed(self) -> list[Card]:
@@ -198,6 +212,9 @@ class GameState:
     players: list[Player] = field(default_factory=list)
     deck: list[Card] = field(default_factory=list)  # top first
     years: list[tuple[str, list[Card]]] = field(default_factory=list)
+    estate_deck: list[Card] = field(default_factory=list)  # Classic: top first, order known to nobody (R13)
+    components: dict[str, Any] | None = None  # Classic: the ComponentsChosen record (texts, plain marks)
+    selecting: list[int] = field(default_factory=list)  # Freeform/Drafting: who picks a leader next, in order
     wall: int | None = None
     treaty: int | None = None
     quill: int | None = None
@@ -234,6 +251,9 @@ class GameState:
             players=[p.clone() for p in self.players],
             deck=list(self.deck),
             years=[(label, list(cards)) for label, cards in self.years],
+            estate_deck=list(self.estate_deck),
+            components=self.components,  # never changed once recorded: shared
+            selecting=list(self.selecting),
             wall=self.wall,
             treaty=self.treaty,
             quill=self.quill,
@@ -306,7 +326,34 @@ class GameState:
         ids.update(c.id for c in self.deck)
         for _, cards in self.years:
             ids.update(c.id for c in cards)
+        ids.update(c.id for c in self.estate_deck)
         return ids
 
     def card_count(self) -> int:
-        return sum(len(p.cards) for p in self.players) + len(self.deck) + sum(len(c) for _, c in self.years)
+        return (
+            sum(len(p.cards) for p in self.players) + len(self.deck) + sum(len(c) for _, c in self.years) + len(self.estate_deck)
+        )
+
+    def estate(self, name: str) -> dict[str, Any] | None:
+        """The recorded text of an estate card in a Classic game (None: a building, or a Simpleton game)."""
+        if self.components is None:
+            return None
+        for e in self.components["estates"]:
+            if e["name"] == name:
+                return e
+        return None
+
+    def plain_action(self, seat: int, action: str) -> bool:
+        """A Laboratory or Library of a leader whose text the rulebook does not print: no effect (A54)."""
+        if action not in ("laboratory", "library"):
+            return False
+        entry = self.leader_entry(self.players[seat].leader)
+        return bool(entry and entry["plain"])
+
+    def leader_entry(self, name: str | None) -> dict[str, Any] | None:
+        if self.components is None or name is None:
+            return None
+        for e in self.components["leaders"]:
+            if e["name"] == name:
+                return e
+        return None

@@ -16,8 +16,15 @@ class Ruleset(Protocol):
     def make_config(self, spec: dict[str, Any]) -> Any:
         """Validate a game's configuration (raise ``MalformedCommand`` with the rule that limits it)."""
 
-    def start(self, config: Any, seed: str, now: float | None = None, rig: dict[str, Any] | None = None) -> list[Event]:
-        """The events that set a game up, ending where the first decision is awaited (``rig``: a chosen position)."""
+    def start(
+        self, config: Any, seed: str, now: float | None = None, rig: dict[str, Any] | None = None, components: Any = None
+    ) -> list[Event]:
+        """The events that set a game up, ending where the first decision is awaited (``rig``: a chosen position;
+        ``components``: the game's fixed component data, as ``components`` chose it at creation)."""
+
+    def components(self, config: Any, catalog: Any = None) -> Any:
+        """The component data a game of ``config`` uses, from ``catalog`` (None: the shipped one), or None;
+        raises ``MalformedCommand`` if the game cannot be played with that catalog."""
 
     def validate_rig(self, rig: Any, seats: int) -> dict[str, Any]:
         """Check a rigged setup before it is stored (raise ``MalformedCommand`` naming what is wrong)."""

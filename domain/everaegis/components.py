@@ -1,0 +1,93 @@
+"""Which Classic components a game may use, chosen from a catalog under the game's options (A54).
+
+A Classic game uses every estate card (R13) and, unless it uses the Simpleton sides (R22), a pool of
+leader mats to select from (R19-R21). A component whose printed text the catalog does not hold in full
+can only be used as a plain component without effect, and only with the option ``plain_unknown``; the
+chosen components, with their texts and how much of each is known, are recorded in the game's
+``ComponentsChosen`` event, so a replay never depends on the catalog the server has today.
+
+Pure: the caller gives the catalog (the shipped one, or the one ``AEGIS_CATALOG`` names).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis.classic import ClassicCatalog
+from domain.everaegis.config import Config
+from domain.kernel.errors import MalformedCommand
+
+# Leaders whose full text is known but whose effects this engine does not execute yet: they are kept
+# out of selection rather than played as something they are not. Each entry says what is missing.
+NOT_BUILT = {
+    "Hooded Fox": "his Laboratory, Library and VIGILANTE ability need the Classic items "
+    "(BOMB, DAGGER, CALTROPS, BIRD, GLOVE), which the engine does not model yet",
+}
+
+
+def _estate(entry: dict[str, Any], plain: bool) -> dict[str, Any]:
+    return {
+        "name": entry["name"],
+        "type": entry.get("type"),
+        "text_known": entry["text_known"],
+        "text": entry.get("printed_text"),
+        "effect": None if plain else entry.get("effect"),
+        "plain": plain,
+    }
+
+
+def _leader(entry: dict[str, Any], plain: bool) -> dict[str, Any]:
+    return {
+        "name": entry["name"],
+        "text_known": entry["text_known"],
+        "ability": entry.get("ability"),
+        "actions": entry.get("actions"),
+        "plain": plain,
+    }
+
+
+def choose(config: Config, catalog: ClassicCatalog, source: str = "shipped") -> dict[str, Any] | None:
+    """The components of a Classic game (None for Simpleton), or a refusal naming what is missing."""
+    if not config.classic:
+        return None
+    allow_plain = config.option("plain_unknown") == 1
+    estates = []
+    missing = []
+    for entry in catalog.estates.values():
+        known = entry["text_known"] == "full" and entry.get("effect") is not None
+        if not known:
+            missing.append(entry["name"])
+        estates.append(_estate(entry, plain=not known))
+    if missing and not allow_plain:
+        raise MalformedCommand(
+            f"a Classic game uses all 23 estate cards (R13), and the catalog lacks the text of {len(missing)}: "
+            f"{', '.join(missing[:5])}{', ...' if len(missing) > 5 else ''}. Set the option plain_unknown=1 to play "
+            "them as plain cards without effect, or supply their texts with AEGIS_CATALOG",
+            rule="A54",
+        )
+    leaders = []
+    if config.selection != "simpleton":
+        for entry in catalog.leaders.values():
+            if entry["name"] in NOT_BUILT:
+                continue
+            known = entry["text_known"] == "full"
+            if known or allow_plain:
+                leaders.append(_leader(entry, plain=not known))
+        need = mats_needed(config)
+        if len(leaders) < need:
+            raise MalformedCommand(
+                f"{config.selection} selection needs {need} leader mats for {config.seats} players; "
+                f"{len(leaders)} can be used (mats without their printed text need the option plain_unknown=1; "
+                f"not built: {', '.join(NOT_BUILT)}). Use selection simpleton to play the Simpleton sides",
+                rule="R19-R21",
+            )
+    return {"source": source, "estates": estates, "leaders": leaders}
+
+
+def mats_needed(config: Config) -> int:
+    """Limited: N mats each (R19); Drafting: players + 2 (R20, A44); Freeform: one each (R21)."""
+    if config.selection == "limited":
+        return config.seats * config.option("limited_mats")
+    if config.selection == "drafting":
+        return config.seats + 2
+    return config.seats

@@ -1,0 +1,123 @@
+"""Leader selection in a Classic game (R17, R19-R21; A45 rulings in docs/rulings.md).
+
+- Limited (R19): the mats are shuffled; each player draws ``limited_mats`` (3) unseen by the others, keeps
+  1 face down and puts the rest back in the box; all kept mats are shown when the game begins.
+- Drafting (R20): the first player draws players + 2 mats, keeps 1 (shown to all) and passes the rest to a
+  player who has no leader yet, who keeps 1 and passes on; the last player's leftovers go back in the box.
+- Freeform (R21): in turn order from the first player, each player picks any mat nobody has picked.
+- Simpleton (R22): everyone plays the back side; no selection happens.
+
+Only the mats recorded in ``ComponentsChosen`` can be drawn or picked (see ``components``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis import events as ev
+from domain.everaegis.context import Ctx
+from domain.everaegis.state import GameState
+from domain.kernel.prompts import Option
+
+
+def pool(s: GameState) -> list[str]:
+    """Mats still in the box: recorded for the game, and nobody's leader, kept mat or mat in hand."""
+    assert s.components is not None
+    taken = {p.leader for p in s.players} | {p.kept for p in s.players}
+    for p in s.players:
+        taken.update(p.mats)
+    return [e["name"] for e in s.components["leaders"] if e["name"] not in taken]
+
+
+def _deal(ctx: Ctx, seat: int, count: int) -> None:
+    s = ctx.state
+    rng = ctx.rng()
+    start = rng.counter
+    mats = rng.shuffle(pool(s))[:count]
+    ctx.emit(ev.LeaderMatsDealt(seat=seat, mats=mats, knowers=[seat], rng=[start, rng.counter]))
+
+
+def begin_selection(ctx: Ctx) -> None:
+    s = ctx.state
+    mode = s.config.selection
+    order = s.turn_order_from(s.first_player or 0)
+    if mode == "limited":
+        ctx.emit(ev.LeaderSelectionBegan(mode=mode))
+        for seat in order:
+            _deal(ctx, seat, s.config.option("limited_mats"))
+    elif mode == "drafting":
+        ctx.emit(ev.LeaderSelectionBegan(mode=mode, order=order[:1]))
+        _deal(ctx, order[0], s.seats + 2)
+    else:
+        ctx.emit(ev.LeaderSelectionBegan(mode=mode, order=order))
+
+
+def selection_step(ctx: Ctx) -> bool:
+    """Show the Limited mats once all are kept, as the game begins (R19). False while players choose."""
+    s = ctx.state
+    if s.config.selection == "limited" and all(p.kept for p in s.players):
+        for seat in s.turn_order_from(s.first_player or 0):
+            mat = s.players[seat].kept
+            assert mat is not None
+            ctx.emit(ev.LeaderChosen(seat=seat, mat=mat, plain=_plain(s, mat)))
+        return True
+    return False
+
+
+def choosers(s: GameState) -> list[int]:
+    """Who must choose a leader now: every Limited player who has not kept a mat, or the next picker."""
+    if s.config.selection == "limited":
+        return [p.seat for p in s.players if p.mats and p.kept is None]
+    return s.selecting[:1]
+
+
+def _plain(s: GameState, mat: str) -> bool:
+    entry = s.leader_entry(mat)
+    return bool(entry and entry["plain"])
+
+
+def _label(s: GameState, mat: str) -> str:
+    entry = s.leader_entry(mat)
+    if entry is None or not entry["plain"]:
+        return mat
+    return f"{mat} (text not printed in the rulebook: a plain mat, Laboratory and Library without effect)"
+
+
+def options(s: GameState, seat: int) -> list[Option]:
+    me = s.players[seat]
+    mode = s.config.selection
+    if mode == "limited":
+        return [
+            Option(f"Keep {_label(s, m)} face down", {"type": "choose_leader", "seat": seat, "mat": m}, "leader") for m in me.mats
+        ]
+    if mode == "freeform":
+        return [Option(f"Play {_label(s, m)}", {"type": "choose_leader", "seat": seat, "mat": m}, "leader") for m in pool(s)]
+    waiting = [p.seat for p in s.players if p.leader is None and p.seat != seat]
+    out = []
+    for m in me.mats:
+        if not waiting:
+            out.append(Option(f"Keep {_label(s, m)}", {"type": "choose_leader", "seat": seat, "mat": m}, "leader"))
+        for r in waiting:
+            cmd: dict[str, Any] = {"type": "choose_leader", "seat": seat, "mat": m, "pass_to": r}
+            out.append(Option(f"Keep {_label(s, m)}, pass the rest to {s.players[r].name}", cmd, "leader"))
+    return out
+
+
+def choose(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
+    s = ctx.state
+    mat = cmd["mat"]
+    if s.config.selection == "limited":
+        ctx.emit(ev.LeaderKept(seat=seat, mat=mat, knowers=[seat]))
+        return
+    rest = [m for m in s.players[seat].mats if m != mat]
+    to = cmd.get("pass_to")
+    ctx.emit(
+        ev.LeaderChosen(
+            seat=seat,
+            mat=mat,
+            plain=_plain(s, mat),
+            passed_to=to,
+            passed=rest,
+            knowers=sorted({seat, to}) if to is not None else [seat],
+        )
+    )
