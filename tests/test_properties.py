@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.everaegis.catalog import BUILDINGS, CATALOG
-from domain.everaegis.config import make_config
+from domain.everaegis.config import Config, make_config
 from domain.everaegis.decide import decide, start
 from domain.everaegis.evolve import apply, evolve, fold
 from domain.everaegis.flow import waiting
@@ -35,23 +35,26 @@ VARIANTS = [
     "simpleton+quick+plague",
     "simpleton+quick+long",
     "simpleton+plague+survival",
+    # Classic with every estate and mat plain (the shipped catalog): "classic:<leader selection>"
+    "classic:simpleton",
+    "classic+quick:limited",
+    "classic+long:drafting",
+    "classic+plague:freeform",
+    "classic+survival:limited",
 ]
 MAX_TURNS = 400
 
 
 def check_conservation(s: GameState) -> None:
-    counts = {name: 0 for name in BUILDINGS}
-    for p in s.players:
-        for c in p.cards:
-            counts[c.name] += 1
-    for c in s.deck:
+    """30 buildings (5 of each), plus in Classic the 23 estate cards once each: 53 cards, ids unique."""
+    estates = [e["name"] for e in s.components["estates"]] if s.components else []
+    counts = {name: 0 for name in [*BUILDINGS, *estates]}
+    cards = [c for p in s.players for c in p.cards] + s.deck + [c for _, y in s.years for c in y] + s.estate_deck
+    for c in cards:
         counts[c.name] += 1
-    for _, cards in s.years:
-        for c in cards:
-            counts[c.name] += 1
-    assert counts == CATALOG.building_count
-    ids = [c.id for p in s.players for c in p.cards] + [c.id for c in s.deck] + [c.id for _, y in s.years for c in y]
-    assert len(ids) == len(set(ids)) == 30
+    assert counts == {**CATALOG.building_count, **dict.fromkeys(estates, 1)}
+    ids = [c.id for c in cards]
+    assert len(ids) == len(set(ids)) == 30 + len(estates)
 
 
 def check_counts(s: GameState) -> None:
@@ -79,6 +82,10 @@ def check_turn(s: GameState) -> None:
 def check_views(s: GameState) -> None:
     for seat in range(s.seats):
         v = view(s, seat)
+        for year in v["years"]:  # a year's estate cards are counted, never named (A53)
+            assert set(year["composition"]) <= {*BUILDINGS, "estate cards"}
+        for p, pv in zip(s.players, v["players"], strict=True):  # R19: mats in hand are private
+            assert ("mats" in pv or "kept" in pv) <= (p.seat == seat or s.status == "finished")
         for p, pv in zip(s.players, v["players"], strict=True):
             for c, cv in zip(p.cards, pv["cards"], strict=True):
                 allowed = s.status == "finished" or c.known_to(seat, p.seat)
@@ -96,7 +103,7 @@ def check_event_redaction(before: GameState, after: GameState, event: Event) -> 
             continue
         assert "seed" not in seen or not seen["seed"]
         assert "new_card" not in seen and "position" not in seen
-        if data["type"] in ("YearsFormed", "DeckFormed"):
+        if data["type"] in ("YearsFormed", "DeckFormed", "EstateDeckFormed"):
             assert "cards" not in seen
         if "name" in seen and "card" in seen and seen["name"]:
             cid = seen["card"]
@@ -111,8 +118,17 @@ def check_event_redaction(before: GameState, after: GameState, event: Event) -> 
             assert knew or sees_now, (seat, data)
 
 
+def make(seats: int, variants: str) -> Config:
+    """``variants`` as in VARIANTS: a Classic entry carries its leader selection after a colon."""
+    variants, _, selection = variants.partition(":")
+    options = {"plain_unknown": 1} if selection else None
+    if selection == "limited" and seats * 3 > 29:
+        options = {"plain_unknown": 1, "limited_mats": 2}  # 29 mats can be dealt (Hooded Fox is left out)
+    return make_config(seats=seats, variants=variants, reaction_seconds=0, options=options, selection=selection or None)
+
+
 def play_checked(seats: int, variants: str, seed: int, check_views_every: int = 1) -> GameState:
-    config = make_config(seats=seats, variants=variants, reaction_seconds=0)
+    config = make(seats, variants)
     events = start(config, f"prop-{seed}")
     state = fold(config, [])
     for e in events:
@@ -157,7 +173,7 @@ def test_random_legal_games_keep_every_invariant(seats, variants, seed):
 @given(seats=st.integers(3, 6), variants=st.sampled_from(VARIANTS), seed=st.integers(0, 10**9))
 def test_every_offered_option_is_accepted_and_nothing_else_is(seats, variants, seed):
     """legal_commands and decide agree: each option is accepted as is; a mangled one is refused."""
-    config = make_config(seats=seats, variants=variants, reaction_seconds=0)
+    config = make(seats, variants)
     state = fold(config, start(config, f"opt-{seed}"))
     rng = random.Random(seed)
     for _ in range(60):
