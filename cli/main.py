@@ -21,6 +21,7 @@ from domain.kernel.errors import DomainError
 def _simulate(args: argparse.Namespace) -> int:
     from cli.progress import Progress
     from domain.simulation import simulate
+    from service.settings import read_catalog
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in BOTS]
@@ -53,6 +54,7 @@ def _simulate(args: argparse.Namespace) -> int:
             workers=args.workers,
             options=options or None,
             selection=args.selection,
+            catalog=read_catalog(args.catalog) if args.catalog else None,
         )
     except DomainError as exc:
         print(f"aegis simulate: {exc.message}" + (f" ({exc.rule})" if exc.rule else ""), file=sys.stderr)
@@ -126,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=SELECTIONS,
         default=None,
         help="Classic leader selection mode (default limited; Simpleton games always use the Simpleton sides)",
+    )
+    sim.add_argument(
+        "--catalog",
+        metavar="FILE",
+        default=None,
+        help="a Classic catalog file with the texts of your copy of the game (as AEGIS_CATALOG; default: the shipped one)",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)

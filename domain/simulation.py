@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.bots import make_bot
+from domain.everaegis.classic import ClassicCatalog
 from domain.everaegis.config import make_config
 from domain.everaegis.evolve import apply
 from domain.everaegis.flow import waiting
@@ -55,10 +56,11 @@ def play_game(
     max_turns: int = 500,
     options: dict[str, Any] | None = None,
     selection: str | None = None,
+    catalog: ClassicCatalog | None = None,
 ) -> GameRecord:
     """One complete game. Bots see only their own view and prompts; commands carry no clock."""
     config = make_config(seats=seats, variants=variants, reaction_seconds=0, options=options, selection=selection)
-    events = RULESET.start(config, seed)
+    events = RULESET.start(config, seed, catalog=catalog)
     state = RULESET.fold(config, events)
     players = [
         make_bot(bots[i % len(bots)], int.from_bytes(hashlib.sha256(f"{seed}#{i}".encode()).digest()[:8], "big"))
@@ -95,11 +97,18 @@ def log_bytes(events: list[Event]) -> bytes:
 
 
 def _play_for_digest(
-    job: tuple[int, str, Any, list[str], int, dict[str, Any] | None, str | None],
+    job: tuple[int, str, Any, list[str], int, dict[str, Any] | None, str | None, ClassicCatalog | None],
 ) -> tuple[bytes, int, bool, str | None]:
-    seats, seed, variants, bots, max_turns, options, selection = job
+    seats, seed, variants, bots, max_turns, options, selection, catalog = job
     record = play_game(
-        seats=seats, variants=variants, seed=seed, bots=bots, max_turns=max_turns, options=options, selection=selection
+        seats=seats,
+        variants=variants,
+        seed=seed,
+        bots=bots,
+        max_turns=max_turns,
+        options=options,
+        selection=selection,
+        catalog=catalog,
     )
     return log_bytes(record.events), len(record.events), record.finished, record.result
 
@@ -116,6 +125,7 @@ def simulate(
     workers: int = 1,
     options: dict[str, Any] | None = None,
     selection: str | None = None,
+    catalog: ClassicCatalog | None = None,
 ) -> Summary:
     """Play ``games`` games; the digest is SHA-256 over every game's canonical event log, in game order.
 
@@ -124,8 +134,8 @@ def simulate(
     """
     bots = bots or ["random"]
     config = make_config(seats=seats, variants=variants, options=options, selection=selection)
-    RULESET.components(config)  # refuse a bad configuration (or unplayable components) before any work
-    jobs = [(seats, game_seed(seed, i), variants, bots, max_turns, options, selection) for i in range(games)]
+    RULESET.components(config, catalog)  # refuse a bad configuration (or unplayable components) before any work
+    jobs = [(seats, game_seed(seed, i), variants, bots, max_turns, options, selection, catalog) for i in range(games)]
     digest = hashlib.sha256()
     out = Summary()
 

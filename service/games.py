@@ -137,10 +137,10 @@ class GameService:
             config_spec["selection"] = spec["selection"]
         try:
             config = rules.make_config(config_spec)
+            components = rules.components(config, self.settings.catalog)
             rig = spec.get("setup")
             if rig is not None:
-                rules.validate_rig(rig, config.seats)
-            components = rules.components(config, self.settings.catalog)
+                rules.validate_rig(rig, config.seats, components)
         except MalformedCommand as err:
             raise BadRequest(err.message, rule=err.rule) from None
         seed = spec.get("seed") or secrets.token_hex(16)

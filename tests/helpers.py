@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.everaegis.classic import ClassicCatalog
 from domain.everaegis.config import make_config
 from domain.everaegis.decide import decide, start
 from domain.everaegis.evolve import apply, fold
@@ -30,6 +31,7 @@ class Table:
         names: list[str] | None = None,
         now: float | None = None,
         selection: str | None = None,
+        catalog: ClassicCatalog | None = None,
     ):
         self.config = make_config(
             seats=seats,
@@ -39,7 +41,7 @@ class Table:
             names=names or (),
             selection=selection,
         )
-        self.events: list[Event] = start(self.config, seed, now=now, rig=rig)
+        self.events: list[Event] = start(self.config, seed, now=now, rig=rig, catalog=catalog)
         self.state: GameState = fold(self.config, self.events)
 
     # ----- playing -----

@@ -51,7 +51,7 @@ def declarations(s: GameState, seat: int, only: str | None = None, wanted: dict[
         elif action in ("recruit", "treasury", "barracks", "laboratory"):
             out.append(Option(spec.name, _declare(seat, action), action))
         elif action == "war":
-            if me.soldiers < 1:  # R77
+            if me.soldiers < 1 or s.in_effect("no_war"):  # R77; a revealed Chapel-like condition (R86, R93)
                 continue
             for t in remaining:
                 if t != seat and t != partner:  # R107: no war between TREATY parties

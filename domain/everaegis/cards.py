@@ -71,5 +71,11 @@ def discard_card(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
     )
 
 
-def reveal(ctx: Ctx, seat: int, card: Card, *, full: bool, reason: str) -> None:
+def reveal(ctx: Ctx, seat: int, card: Card, *, full: bool, reason: str, trigger: bool = True) -> None:
+    """R95; a trigger estate fully revealed queues its effect (R92), unless it is only shown again without
+    having left play (``trigger=False``: R125, A30)."""
     ctx.emit(ev.CardRevealed(seat=seat, card=card.id, name=card.name, full=full, reason=reason))
+    if full and trigger and ctx.state.components is not None:
+        from domain.everaegis.effects import on_revealed  # the interpreter uses this module: import late
+
+        on_revealed(ctx, seat, card)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from domain.everaegis.vocabulary import EffectError, check_effect
 from domain.kernel.errors import MalformedCommand
 
 TEXT_KNOWN = ("full", "partial", "none")
@@ -87,6 +88,13 @@ def validate(data: Any, *, against: ClassicCatalog | None = None) -> ClassicCata
         if e.get("type") not in ESTATE_TYPES:
             raise CatalogError(f"catalog: estates[{i}] ({e['name']}): type must be trigger, condition or null")
         _text(f"estates[{i}]", e, "printed_text")
+        if e.get("effect") is not None:
+            if e.get("type") is None:
+                raise CatalogError(f"catalog: estates[{i}] ({e['name']}): an effect needs the card's type (trigger or condition)")
+            try:
+                check_effect(e["effect"], estate_type=e["type"])
+            except EffectError as err:
+                raise CatalogError(f"catalog: estates[{i}] ({e['name']}): {err}") from None
     for i, e in enumerate(items):
         count = e.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:

@@ -20,6 +20,7 @@ from domain.everaegis.components import choose as choose_components
 from domain.everaegis.config import Config
 from domain.everaegis.context import Ctx
 from domain.everaegis.diagnose import diagnose
+from domain.everaegis.effects import choose as choose_effect
 from domain.everaegis.evolve import initial_state
 from domain.everaegis.flow import Need, advance, waiting
 from domain.everaegis.leaders import choose as choose_leader
@@ -48,6 +49,8 @@ COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "undo": {"window": int, "answer": str},
     "close_undo": {"window": int},
     "choose_leader": {"mat": str},
+    "effect_choice": {"choice": (str, int)},
+    "effect_order": {"first": int},
 }
 SYSTEM_COMMANDS = ("close_window", "close_undo")
 TYPE_OF_KIND = {
@@ -66,6 +69,8 @@ TYPE_OF_KIND = {
     "treaty_gift": "give_soldiers",
     "undo": "undo",
     "choose_leader": "choose_leader",
+    "effect_choice": "effect_choice",
+    "effect_order": "effect_order",
 }
 
 
@@ -84,13 +89,11 @@ def start(
     and leader mats from ``catalog`` (default: the shipped one), or exactly as ``components`` recorded
     them (re-running a recorded game).
     """
-    normal = validate_rig(rig, config.seats) if rig is not None else None
-    if normal is not None and config.classic:
-        raise MalformedCommand("a rigged position can only be set up for a Simpleton game so far", rule="R13")
     if components is None:
         catalog = catalog or shipped_catalog()
         components = choose_components(config, catalog, catalog.source)
     chosen = components
+    normal = validate_rig(rig, config.seats, chosen) if rig is not None else None
     ctx = Ctx(initial_state(config), now)
     commitment = "" if normal is not None else commitment_of(seed)
     ctx.emit(ev.GameStarted(config=config.to_dict(), commitment=commitment, seed=seed, rigged=normal is not None))
@@ -116,7 +119,8 @@ def normalize(command: Any) -> dict[str, Any]:
     for name, kind in COMMAND_FIELDS[ctype].items():
         value = command.get(name)
         if value is None or isinstance(value, bool) or not isinstance(value, kind):
-            raise MalformedCommand(f"{ctype}: '{name}' is required and must be a {getattr(kind, '__name__', kind)}")
+            what = " or ".join(k.__name__ for k in kind) if isinstance(kind, tuple) else kind.__name__
+            raise MalformedCommand(f"{ctype}: '{name}' is required and must be a {what}")
     at = command.get("at")
     if at is not None and (isinstance(at, bool) or not isinstance(at, (int, float))):
         raise MalformedCommand("'at' must be a time in seconds")
@@ -225,6 +229,10 @@ def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
             )
     elif kind == "choose_leader":
         choose_leader(ctx, seat, cmd)
+    elif kind == "effect_choice":
+        choose_effect(ctx, seat, cmd["choice"])
+    elif kind == "effect_order":
+        choose_effect(ctx, seat, cmd["first"])
     elif kind == "treaty_gift":
         change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)")
         change_soldiers(ctx, cmd["to"], cmd["amount"], "TREATY gift (R107)")

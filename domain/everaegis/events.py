@@ -550,3 +550,51 @@ class LeaderChosen(Event):
     passed: list[str] = field(default_factory=list)
     knowers: list[int] = field(default_factory=list)
     PRIVATE = {"passed": "knowers"}
+
+
+# ----- card effects (R92, R93, R131; docs/rulings.md "Card effects") -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class EffectQueued(Event):
+    """A card's effect is to run: a trigger estate just revealed, or a condition estate at its moment."""
+
+    id: int = 0
+    source: str = ""
+    owner: int = 0
+    card: str = ""
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EffectsOrdered(Event):
+    """Several effects wait at once: the current player picks the one that runs first (R131)."""
+
+    seat: int = 0
+    first: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class EffectProgressed(Event):
+    """The running effect moved on: ``index`` is its next step, ``work`` the progress inside that step."""
+
+    id: int = 0
+    index: int = 0
+    work: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class EffectEnded(Event):
+    id: int = 0
+    source: str = ""
+    outcome: str = "done"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsToGain(Event):
+    """An effect makes players gain cards (R94): each of ``seats`` gains ``count``, drawn one by one."""
+
+    seats: list[int] = field(default_factory=list)
+    count: int = 1
+    reason: str = ""

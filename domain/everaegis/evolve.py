@@ -13,7 +13,7 @@ from typing import Any
 from domain.everaegis import events as ev
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.config import Config
-from domain.everaegis.state import Act, Card, Challenge, GameState, Guard, Player, UndoPoint, War, Window
+from domain.everaegis.state import Act, Card, Challenge, GameState, Guard, Pending, Player, UndoPoint, War, Window
 from domain.kernel.events import Event
 
 _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {}
@@ -625,3 +625,39 @@ def _undo_claimed(s: GameState, e: ev.UndoClaimed) -> None:
     s.window.answers = {int(seat): dict(a) for seat, a in e.answers.items()}
     s.window.asked = sorted(int(seat) for seat in e.answers)  # the others stay as they were: no answer
     s.window.closing = "undo"
+
+
+# ----- card effects -----
+
+
+@_on(ev.EffectQueued)
+def _effect_queued(s: GameState, e: ev.EffectQueued) -> None:
+    s.effects.append(Pending(e.id, e.source, e.owner, list(e.steps)))
+    s.effects_queued = max(s.effects_queued, e.id)
+
+
+@_on(ev.EffectsOrdered)
+def _effects_ordered(s: GameState, e: ev.EffectsOrdered) -> None:
+    chosen = next(p for p in s.effects if p.id == e.first)
+    s.effects.remove(chosen)
+    s.effects.insert(0, chosen)
+    chosen.chosen = True
+
+
+@_on(ev.EffectProgressed)
+def _effect_progressed(s: GameState, e: ev.EffectProgressed) -> None:
+    p = s.effects[0]
+    assert p.id == e.id
+    p.index = e.index
+    p.work = dict(e.work) if e.work is not None else None
+
+
+@_on(ev.EffectEnded)
+def _effect_ended(s: GameState, e: ev.EffectEnded) -> None:
+    s.effects = [p for p in s.effects if p.id != e.id]
+
+
+@_on(ev.CardsToGain)
+def _cards_to_gain(s: GameState, e: ev.CardsToGain) -> None:
+    for _ in range(e.count):
+        s.draw_queue.extend((seat, e.reason) for seat in e.seats)

@@ -12,6 +12,7 @@ from domain.everaegis import events as ev
 from domain.everaegis.actions import execute_step, put_back_choices, sanction_choices, sanction_step
 from domain.everaegis.cards import chooser, draw_step, reveal
 from domain.everaegis.context import Ctx
+from domain.everaegis.effects import decision, effect_step
 from domain.everaegis.items import brig_sources, sanction_sources
 from domain.everaegis.leaders import choosers, selection_step
 from domain.everaegis.reactions import (
@@ -53,6 +54,8 @@ def step(ctx: Ctx) -> bool:
         return False
     if s.draw_queue:
         return draw_step(ctx)
+    if s.effects:
+        return effect_step(ctx)
     if s.stage == "setup":
         setup_step(ctx)
         return True
@@ -141,6 +144,9 @@ def waiting(s: GameState) -> list[Need]:
         return []
     if s.draw_queue:
         return [Need(chooser_of(s), "choose_year")]
+    if s.effects:
+        d = decision(s)
+        return [Need(d.seat, "effect_order" if d.kind == "order" else "effect_choice")] if d else []
     if s.stage == "quick_reveal":
         return [Need(s.reveal_queue[0], "setup_reveal")] if s.reveal_queue else []
     if s.stage == "leaders":

@@ -402,3 +402,37 @@ def _leader(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     if e.get("passed_to") is not None:
         text += f" and passes the other mats to {who(e['passed_to'])}"
     return text
+
+
+# ----- card effects -----
+
+
+@_on("EffectQueued")
+def _effect_queued(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    steps = ", ".join(str(step.get("step", "?")).replace("_", " ") for step in e.get("steps", []))
+    return f"{who(e['owner'])}'s {e['source']} takes effect ({e.get('reason', '')}): {steps}"
+
+
+@_on("EffectsOrdered")
+def _effects_ordered(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} chooses which effect resolves first (R131)"
+
+
+@_on("EffectProgressed")
+def _effect_progressed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    work = e.get("work") or {}
+    if work.get("targets"):
+        return f"The effect goes on with {', '.join(who(t) for t in work['targets'])}"
+    return f"The effect goes on to step {e['index'] + 1}"
+
+
+@_on("EffectEnded")
+def _effect_ended(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{e['source']}'s effect is over"
+
+
+@_on("CardsToGain")
+def _cards_to_gain(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    seats = e.get("seats", [])
+    verb = "gains" if len(seats) == 1 else "gain"
+    return f"{', '.join(who(s) for s in seats)} {verb} {e['count']} card(s) ({e['reason']})"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.everaegis.actions import barracks_choices, declarations, put_back_choices, sanction_choices
+from domain.everaegis.effects import decision as effect_decision
 from domain.everaegis.flow import Need, waiting
 from domain.everaegis.items import brig_sources, sanction_sources
 from domain.everaegis.leaders import options as leader_options
@@ -41,6 +42,13 @@ def build(s: GameState, need: Need, only: str | None = None, wanted: dict[str, A
             for label, cards in s.years
         )
         return Prompt(seat, kind, f"{name}: the deck is empty; choose a year to become the deck (R34)", opts)
+    if kind in ("effect_choice", "effect_order"):
+        d = effect_decision(s)
+        assert d is not None
+        type_ = "effect_order" if d.kind == "order" else "effect_choice"
+        key = "first" if d.kind == "order" else "choice"
+        opts = tuple(Option(label, {"type": type_, "seat": seat, key: value}, type_) for label, value in d.options)
+        return Prompt(seat, kind, f"{name}: {d.text}", opts)
     if kind == "choose_leader":
         how = {"limited": "keep 1 of your mats face down (R19)", "drafting": "keep 1 mat and pass the rest (R20)"}
         text = f"{name}: " + how.get(s.config.selection, "pick your leader mat (R21)")

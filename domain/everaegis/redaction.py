@@ -92,6 +92,11 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
         "awaiting": [{"seat": n.seat, "kind": n.kind} for n in waiting(s)],
         "result": {"result": s.result, "winners": s.winners, "reason": s.end_reason} if s.status == "finished" else None,
     }
+    if s.effects:  # card texts are public: so is an effect's progress (R92, R93)
+        out["effects"] = [
+            {"id": p.id, "source": p.source, "owner": p.owner, "steps": p.steps, "next_step": p.index, "work": p.work}
+            for p in s.effects
+        ]
     if s.components is not None:
         out["estate_deck"] = {"size": len(s.estate_deck)}
         out["selection"] = s.config.selection

@@ -23,7 +23,7 @@ from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card
 from domain.kernel.errors import MalformedCommand
 
-RIG_KEYS = ("deck", "hands", "years", "soldiers", "wall", "treaty", "brigs", "sanctions", "first_player")
+RIG_KEYS = ("deck", "hands", "years", "soldiers", "wall", "treaty", "brigs", "sanctions", "first_player", "leaders")
 
 
 def _seat(value: Any, seats: int, what: str) -> int:
@@ -36,17 +36,28 @@ def _seat(value: Any, seats: int, what: str) -> int:
     return seat
 
 
-def _name(value: Any, what: str) -> str:
-    if not isinstance(value, str) or value.title() not in BUILDINGS:
-        raise MalformedCommand(
-            f"rig: {what}: {value!r} is not a building card ({', '.join(BUILDINGS)}); Simpleton has no estate cards",
-            rule="R162",
-        )
-    return value.title()
+def _namer(estates: list[str]) -> Any:
+    def _name(value: Any, what: str) -> str:
+        if isinstance(value, str) and value in estates:
+            return value
+        if not isinstance(value, str) or value.title() not in BUILDINGS:
+            if not estates:
+                raise MalformedCommand(
+                    f"rig: {what}: {value!r} is not a building card ({', '.join(BUILDINGS)}); Simpleton has no estate cards",
+                    rule="R162",
+                )
+            raise MalformedCommand(f"rig: {what}: {value!r} is neither a building nor an estate card", rule="R1-R2")
+        return value.title()
+
+    return _name
 
 
-def validate(rig: Any, seats: int) -> dict[str, Any]:
-    """Check a rig and return it in a normal form; every error names what is wrong."""
+def validate(rig: Any, seats: int, components: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Check a rig and return it in a normal form; every error names what is wrong. With a Classic game's
+    ``components`` the rig may place estate cards (once each) and name leaders."""
+    estates = [e["name"] for e in components["estates"]] if components else []
+    mats = [e["name"] for e in components["leaders"]] if components else []
+    _name = _namer(estates)
     if not isinstance(rig, dict):
         raise MalformedCommand("rig: the setup must be an object")
     unknown = [k for k in rig if k not in RIG_KEYS]
@@ -66,8 +77,15 @@ def validate(rig: Any, seats: int) -> dict[str, Any]:
     years = [[_name(n, "years") for n in y] for y in rig.get("years", [])]
     used = Counter(deck) + Counter(n for cards in hands.values() for n, _ in cards) + Counter(n for y in years for n in y)
     for name, n in used.items():
-        if n > CATALOG.building_count[name]:
-            raise MalformedCommand(f"rig: {n} {name} cards placed, but the game has {CATALOG.building_count[name]}", rule="R2")
+        have = CATALOG.building_count.get(name, 1)
+        if n > have:
+            raise MalformedCommand(f"rig: {n} {name} cards placed, but the game has {have}", rule="R1-R2")
+    leaders = {_seat(k, seats, "leaders"): v for k, v in (rig.get("leaders") or {}).items()}
+    for mat in leaders.values():
+        if mat not in mats:
+            raise MalformedCommand(f"rig: leaders: {mat!r} is not a mat this game can use", rule="R19-R21")
+    if len(set(leaders.values())) != len(leaders):
+        raise MalformedCommand("rig: leaders: a mat can lead only one player", rule="R19-R21")
     soldiers = {_seat(k, seats, "soldiers"): v for k, v in (rig.get("soldiers") or {}).items()}
     for seat, v in soldiers.items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -107,6 +125,8 @@ def validate(rig: Any, seats: int) -> dict[str, Any]:
         "brigs": brigs,
         "sanctions": sanctions,
         "first_player": first,
+        "leaders": leaders,
+        "estates": estates,
     }
 
 
@@ -123,6 +143,7 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
         return c
 
     rest = Counter({n: CATALOG.building_count[n] for n in BUILDINGS})
+    rest.update(rig.get("estates", []))  # Classic: each estate card once
     rest.subtract(rig["deck"])
     hand_cards = {seat: [(card(n), rev) for n, rev in cards] for seat, cards in rig["hands"].items()}
     for cards in rig["hands"].values():
@@ -132,6 +153,8 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
         rest.subtract(y)
     leftover = [n for n in BUILDINGS for _ in range(rest[n])]
     years += [leftover[i : i + 6] for i in range(0, len(leftover), 6)]
+    # Classic: estate cards the rig does not place stay in the estate deck, in catalog order
+    estate_deck = [card(n) for n in rig.get("estates", []) if rest[n] > 0]
     # The stock holds the hands first (dealt from it right away), then the real years.
     stock = [[c for cards in hand_cards.values() for c, _ in cards]] if hand_cards else []
     year_cards = [[card(n) for n in y] for y in years]
@@ -150,6 +173,8 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
     for seat, cards in sorted(hand_cards.items()):
         for c, revealed in cards:
             ctx.emit(ev.CardDealt(seat=seat, card=c.id, name=c.name, revealed=revealed, knowers="all" if revealed else [seat]))
+    if s.components is not None:
+        ctx.emit(ev.EstateDeckFormed(size=len(estate_deck), cards=[{"id": c.id, "name": c.name} for c in estate_deck]))
     rng = ctx.rng()
     start = rng.counter
     deck = [card(n) for n in rig["deck"]]
@@ -157,6 +182,11 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
         ev.DeckFormed(years=[], size=len(deck), cards=[{"id": c.id, "name": c.name} for c in deck], rng=[start, rng.counter])
     )
     ctx.emit(ev.FirstPlayerChosen(seat=rig["first_player"], method="rigged"))
+    for seat in s.turn_order_from(rig["first_player"]):
+        mat = rig.get("leaders", {}).get(seat)
+        if mat is not None:
+            entry = s.leader_entry(mat)
+            ctx.emit(ev.LeaderChosen(seat=seat, mat=mat, plain=bool(entry and entry["plain"])))
     t = s.config.thresholds
     for seat in s.turn_order_from(rig["first_player"]):
         change_soldiers(ctx, seat, rig["soldiers"].get(seat, t.start_soldiers), "rigged setup")

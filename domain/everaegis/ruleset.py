@@ -50,8 +50,8 @@ class EverAegis:
         """The Classic components a game would use (None for Simpleton); refuses what cannot be played (A54)."""
         return _components.choose(config, catalog or shipped(), catalog.source if catalog else "shipped")
 
-    def validate_rig(self, rig: Any, seats: int) -> dict[str, Any]:
-        return _rig.validate(rig, seats)
+    def validate_rig(self, rig: Any, seats: int, components: dict[str, Any] | None = None) -> dict[str, Any]:
+        return _rig.validate(rig, seats, components)
 
     def decide(self, state: GameState, command: dict[str, Any]) -> list[Event]:
         return _decide.decide(state, command)

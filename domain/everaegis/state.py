@@ -131,6 +131,27 @@ class UndoPoint:
 
 
 @dataclass
+class Pending:
+    """A card effect waiting to run or running (R92, R93, R131): its steps, which step is next, and the
+    progress inside that step (``work``: who is left, how many are left)."""
+
+    id: int
+    source: str  # the card's name
+    owner: int  # the card's possessor, who makes the effect's choices (R124: even when eliminated)
+    steps: list[dict[str, Any]]
+    index: int = 0
+    work: dict[str, Any] | None = None
+    chosen: bool = False  # picked to run first among several (R131)
+
+    def clone(self) -> Pending:
+        return replace(self, work=dict(self.work) if self.work is not None else None)
+
+    @property
+    def started(self) -> bool:
+        return self.index > 0 or self.work is not None or self.chosen
+
+
+@dataclass
 class Guard:
     seat: int
     means: str  # "card" or "wall"
@@ -215,6 +236,8 @@ class GameState:
     estate_deck: list[Card] = field(default_factory=list)  # Classic: top first, order known to nobody (R13)
     components: dict[str, Any] | None = None  # Classic: the ComponentsChosen record (texts, plain marks)
     selecting: list[int] = field(default_factory=list)  # Freeform/Drafting: who picks a leader next, in order
+    effects: list[Pending] = field(default_factory=list)  # card effects to run, the first one first
+    effects_queued: int = 0
     wall: int | None = None
     treaty: int | None = None
     quill: int | None = None
@@ -254,6 +277,8 @@ class GameState:
             estate_deck=list(self.estate_deck),
             components=self.components,  # never changed once recorded: shared
             selecting=list(self.selecting),
+            effects=[p.clone() for p in self.effects],
+            effects_queued=self.effects_queued,
             wall=self.wall,
             treaty=self.treaty,
             quill=self.quill,
@@ -342,6 +367,19 @@ class GameState:
             if e["name"] == name:
                 return e
         return None
+
+    def in_effect(self, condition: str) -> bool:
+        """A condition estate's condition holds: the card is revealed and possessed (R93), by any occurring
+        player, eliminated or not (E5)."""
+        from domain.everaegis.vocabulary import conditions
+
+        for p in self.players:
+            for c in p.cards:
+                if c.revealed:
+                    entry = self.estate(c.name)
+                    if entry is not None and condition in conditions(entry.get("effect")):
+                        return True
+        return False
 
     def plain_action(self, seat: int, action: str) -> bool:
         """A Laboratory or Library of a leader whose text the rulebook does not print: no effect (A54)."""

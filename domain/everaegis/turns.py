@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.everaegis import events as ev
 from domain.everaegis.cards import reveal
 from domain.everaegis.context import Ctx
+from domain.everaegis.effects import at_phase
 from domain.everaegis.items import discard_all_items
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import GameState
@@ -33,6 +34,7 @@ def phase_step(ctx: Ctx) -> None:
             ctx.emit(ev.ItemDiscarded(seat=seat, item="BRIG", reason="served its skipped turn (A37 ruling)"))
             return
         ctx.emit(ev.PhaseBegan(seat=seat, phase="begin"))
+        at_phase(ctx, seat, "begin")  # R26, R93: run before the phase moves on (flow runs effects first)
     elif phase == "begin":
         if t.begin_soldier_loss:
             change_soldiers(ctx, seat, -t.begin_soldier_loss, "plague (R169)")
@@ -42,6 +44,7 @@ def phase_step(ctx: Ctx) -> None:
     elif phase == "action":
         assert s.action_done
         ctx.emit(ev.PhaseBegan(seat=seat, phase="end"))
+        at_phase(ctx, seat, "end")  # R29, R93
     elif phase == "end":
         ctx.emit(ev.PhaseBegan(seat=seat, phase="demise"))
     elif phase == "demise":

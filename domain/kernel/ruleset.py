@@ -26,7 +26,7 @@ class Ruleset(Protocol):
         """The component data a game of ``config`` uses, from ``catalog`` (None: the shipped one), or None;
         raises ``MalformedCommand`` if the game cannot be played with that catalog."""
 
-    def validate_rig(self, rig: Any, seats: int) -> dict[str, Any]:
+    def validate_rig(self, rig: Any, seats: int, components: Any = None) -> dict[str, Any]:
         """Check a rigged setup before it is stored (raise ``MalformedCommand`` naming what is wrong)."""
 
     def decide(self, state: Any, command: dict[str, Any]) -> list[Event]:

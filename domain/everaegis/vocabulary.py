@@ -1,0 +1,107 @@
+"""The vocabulary that card effects are written in, and the check of an effect written in it.
+
+An effect is data: ``{"when": <moment>, "steps": [<step>, ...]}``. Each step is ``{"step": <name>, ...}``
+with the parameters below. ``effects.py`` executes them; nothing else knows a card's text. A catalog
+(``classic.py``) is checked with ``check_effect``, whose messages name the step and the problem.
+
+Moments (R92, R93, R26, R29):
+- ``revealed``: a trigger estate, once, right after the card is fully revealed;
+- ``begin`` / ``end``: a condition estate, in its possessor's Begin / End Phase while revealed;
+- ``while revealed``: a condition estate in constant effect while revealed and possessed (only conditions).
+
+Who a step is about (``who``), R133-R138:
+- ``self``: the card's possessor; ``any player``: one remaining player the possessor picks (themselves
+  included); ``an opponent``: one remaining player other than the possessor, picked by the possessor;
+  ``each opponent`` / ``all players``: every such remaining player, in turn order from the current player.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MOMENTS = ("revealed", "begin", "end", "while revealed")
+WHO = ("self", "any player", "an opponent", "each opponent", "all players")
+COUNT = ("count", int, 1, 8)
+AMOUNT = ("amount", int, 1, 20)
+
+# name -> (parameters: (name, type, low, high) or (name, choices), what it does)
+STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
+    "gain_soldiers": ((("who", WHO), AMOUNT), "each player it is about gains soldiers (R44)"),
+    "lose_soldiers": ((("who", WHO), AMOUNT), "each player it is about discards soldiers they possess, as many as they have"),
+    "discard_soldiers_in_play": (
+        (AMOUNT, ("up_to", (True, False))),
+        "the possessor discards soldiers in play, 1 at a time from players they pick ('up to': may stop)",
+    ),
+    "gain_card": ((("who", WHO), COUNT), "each player it is about gains cards from the deck (R94)"),
+    "reveal": ((("who", WHO), COUNT), "each player it is about fully reveals unrevealed cards of their choice (R95)"),
+    "discard_unrevealed": ((("who", WHO), COUNT), "each player it is about discards unrevealed cards of their choice (R96)"),
+    "unreveal_any": ((COUNT,), "the possessor unreveals revealed cards in play, any player's (R95)"),
+}
+CONDITIONS: dict[str, str] = {
+    "no_war": "no player can go to war with another (Chapel's narrated effect, R93)",
+}
+
+
+class EffectError(ValueError):
+    """An effect that is not written in the vocabulary; the message says where and why."""
+
+
+def _check_param(where: str, step: dict[str, Any], spec: tuple[Any, ...]) -> None:
+    name = spec[0]
+    if name not in step:
+        raise EffectError(f"{where}: '{name}' is missing")
+    value = step[name]
+    if len(spec) == 2:
+        if value not in spec[1] or isinstance(value, bool) != isinstance(spec[1][0], bool):
+            raise EffectError(f"{where}: '{name}' must be one of {', '.join(map(str, spec[1]))}, not {value!r}")
+        return
+    _, kind, low, high = spec
+    if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
+        raise EffectError(f"{where}: '{name}' must be a whole number from {low} to {high}, not {value!r}")
+
+
+def check_effect(effect: Any, *, estate_type: str | None = None) -> None:
+    """Raise ``EffectError`` unless ``effect`` is written in the vocabulary (and fits the estate's type)."""
+    if not isinstance(effect, dict):
+        raise EffectError("effect must be an object with 'when' and 'steps'")
+    extra = sorted(set(effect) - {"when", "steps"})
+    if extra:
+        raise EffectError(f"effect has unknown field(s) {', '.join(extra)}")
+    when = effect.get("when")
+    if when not in MOMENTS:
+        raise EffectError(f"effect 'when' must be one of {', '.join(MOMENTS)}, not {when!r}")
+    if estate_type == "trigger" and when != "revealed":
+        raise EffectError("a trigger estate acts when revealed (R92): 'when' must be 'revealed'")
+    if estate_type == "condition" and when == "revealed":
+        raise EffectError("a condition estate acts while revealed (R93): 'when' cannot be 'revealed'")
+    steps = effect.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise EffectError("effect 'steps' must be a non-empty list")
+    for i, step in enumerate(steps, start=1):
+        where = f"effect step {i}"
+        if not isinstance(step, dict) or not isinstance(step.get("step"), str):
+            raise EffectError(f"{where}: each step is an object with a 'step' name")
+        name = step["step"]
+        if when == "while revealed":
+            if name not in CONDITIONS:
+                raise EffectError(f"{where}: unknown condition {name!r}; conditions: {', '.join(CONDITIONS)}")
+            if set(step) != {"step"}:
+                raise EffectError(f"{where}: the condition {name} takes no parameters")
+            continue
+        if name not in STEPS:
+            hint = " (a condition: use when 'while revealed')" if name in CONDITIONS else ""
+            raise EffectError(f"{where}: unknown step {name!r}{hint}; steps: {', '.join(STEPS)}")
+        params = STEPS[name][0]
+        allowed = {"step"} | {p[0] for p in params}
+        unknown = sorted(set(step) - allowed)
+        if unknown:
+            raise EffectError(f"{where} ({name}): unknown parameter(s) {', '.join(unknown)}")
+        for spec in params:
+            _check_param(f"{where} ({name})", step, spec)
+
+
+def conditions(effect: dict[str, Any] | None) -> set[str]:
+    """The conditions an effect holds while its card is revealed and possessed."""
+    if not effect or effect.get("when") != "while revealed":
+        return set()
+    return {step["step"] for step in effect["steps"]}

@@ -1,0 +1,232 @@
+"""Card effects written in the vocabulary and run by the one interpreter (R92, R93, R124, R125, R131, A43).
+
+The rulebook prints no estate text, so these tests use a catalog of the kind a player supplies with
+AEGIS_CATALOG, holding STUBS of the effects the book's worked examples narrate (E4 Ballista, E5 Tailor and
+Chapel, E18 Chapel), clearly marked as test stubs: they are not the cards' real texts and are never shipped.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+
+import pytest
+
+from domain.everaegis.classic import CatalogError, shipped, validate
+from domain.everaegis.redaction import SPECTATOR
+from domain.simulation import play_game
+from tests.helpers import Table
+
+STUB = "TEST STUB (not the printed card): "
+EFFECTS = {
+    "Harbor": (
+        "trigger",
+        "gain 2 soldiers",
+        {"when": "revealed", "steps": [{"step": "gain_soldiers", "who": "self", "amount": 2}]},
+    ),
+    "Ballista": (
+        "condition",
+        "Discard up to 2 soldiers in play. (E4, at its possessor's End Phase)",
+        {"when": "end", "steps": [{"step": "discard_soldiers_in_play", "amount": 2, "up_to": True}]},
+    ),
+    "Tailor": ("trigger", "unreveal 1 revealed card (E5)", {"when": "revealed", "steps": [{"step": "unreveal_any", "count": 1}]}),
+    "Chapel": ("condition", "players cannot go to war (E18)", {"when": "while revealed", "steps": [{"step": "no_war"}]}),
+    "Orchard": (
+        "trigger",
+        "each opponent reveals 1 card",
+        {"when": "revealed", "steps": [{"step": "reveal", "who": "each opponent", "count": 1}]},
+    ),
+}
+
+
+def _raw() -> dict:
+    return json.loads(resources.files("domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
+
+
+def stub_catalog():
+    data = _raw()
+    for e in data["estates"]:
+        if e["name"] in EFFECTS:
+            kind, text, effect = EFFECTS[e["name"]]
+            e.update(type=kind, text_known="full", printed_text=STUB + text, effect=effect)
+    return validate(data, against=shipped())
+
+
+NAMES = ["Jeff", "Keith", "Sally", "Peter", "Fred"]
+
+
+def table(rig, seats=5, **kw):
+    rig = {"deck": ["Barracks", "Mason", "Library", "Temple"], **rig}
+    return Table(
+        seats,
+        variants="classic",
+        rig=rig,
+        options={"plain_unknown": 1},
+        selection="simpleton",
+        catalog=stub_catalog(),
+        names=NAMES[:seats],
+        **kw,
+    )
+
+
+def end_turn_with_recruit(t, seat):
+    t.declare(seat, "recruit")
+
+
+def test_r92_a_trigger_estate_runs_once_when_revealed_and_a_plain_one_does_nothing():
+    t = table({"hands": {"0": ["Harbor", "Temple"], "1": ["Archaeologist"]}, "first_player": 0, "soldiers": {"0": 1}})
+    harbor = t.card(0, "Harbor")
+    from domain.everaegis.cards import reveal
+    from domain.everaegis.context import Ctx
+    from domain.everaegis.flow import advance
+
+    ctx = Ctx(t.state.clone())
+    reveal(ctx, 0, t.state.players[0].card(harbor), full=True, reason="test")
+    advance(ctx)
+    types = [e.TYPE for e in ctx.events]
+    assert types[:2] == ["CardRevealed", "EffectQueued"] and "EffectEnded" in types
+    assert ctx.state.players[0].soldiers == 3 and not ctx.state.effects
+    plain = Ctx(t.state.clone())
+    reveal(plain, 1, t.state.players[1].card(t.card(1, "Archaeologist")), full=True, reason="test")
+    advance(plain)
+    assert [e.TYPE for e in plain.events] == ["CardRevealed"]  # A54: plain, no effect
+
+
+def test_e18_while_a_chapel_is_revealed_and_possessed_nobody_can_go_to_war():
+    rig = {"hands": {"2": [{"name": "Chapel", "revealed": True}], "0": ["Temple"]}, "first_player": 0, "soldiers": {"0": 5}}
+    t = table(rig)
+    assert not [o for o in t.options(0) if o.command.get("action") == "war"]
+    free = table({"hands": {"2": ["Chapel"], "0": ["Temple"]}, "first_player": 0, "soldiers": {"0": 5}})
+    assert [o for o in free.options(0) if o.command.get("action") == "war"]
+
+
+def test_e4_ballista_at_the_end_phase_discards_up_to_2_soldiers_in_play_chosen_by_its_possessor():
+    rig = {
+        "hands": {"2": [{"name": "Ballista", "revealed": True}, "Temple"]},
+        "first_player": 2,
+        "soldiers": {"0": 3, "3": 2, "2": 1, "1": 0, "4": 0},
+    }
+    t = table(rig)
+    t.declare(2, "recruit")
+    assert t.state.phase == "end" and t.state.effects
+    prompt = t.prompts(2)[0]
+    assert prompt.kind == "effect_choice" and "Ballista" in prompt.text
+    labels = [o.label for o in prompt.options]
+    assert "Stop discarding soldiers" in labels[-1]
+    t.play({"type": "effect_choice", "seat": 2, "choice": 0})  # 1 of Jeff's
+    t.play({"type": "effect_choice", "seat": 2, "choice": 3})  # 1 of Peter's
+    assert t.soldiers(0) == 2 and t.soldiers(3) == 1 and t.soldiers(2) == 3
+    assert not t.state.effects and t.of("EffectEnded")
+
+
+def test_e5_eliminated_tailor_unreveals_a_card_and_the_eliminated_owner_reveals_it_again():
+    """Jeff, Keith and Sally reach 4 revealed cards; the Demise check eliminates all three at once (R30).
+    Sally's Tailor, revealed by her elimination, still runs and Sally chooses (R124); she unreveals one of
+    Keith's cards, which Keith, still eliminated, reveals again (R125). Her Chapel stays in effect (R93):
+    Peter and Fred cannot go to war."""
+    four = [{"name": n, "revealed": True} for n in ("Temple", "Mason", "Treasury", "Library")]
+    rig = {
+        "hands": {
+            "0": [*four, "Barracks"],
+            "1": [{"name": n, "revealed": True} for n in ("Temple", "Mason", "Treasury", "Laboratory")],
+            "2": [
+                *({"name": n, "revealed": True} for n in ("Temple", "Mason", "Barracks", "Laboratory")),
+                "Catapult",
+                "Tailor",
+                "Chapel",
+            ],
+            "3": ["Treasury"],
+            "4": ["Library"],
+        },
+        "first_player": 0,
+        "soldiers": {"3": 3, "4": 3},
+    }
+    t = table(rig)
+    t.declare(0, "recruit")
+    eliminated = [e.seat for e in t.of("PlayerEliminated")]
+    assert eliminated == [0, 1, 2]
+    assert [e.source for e in t.of("EffectQueued")] == ["Tailor"]
+    prompt = t.prompts(2)[0]
+    assert prompt.kind == "effect_choice"  # the eliminated possessor chooses (R124)
+    keiths = t.card(1, "Laboratory")
+    t.play({"type": "effect_choice", "seat": 2, "choice": keiths})
+    again = t.of("CardRevealed")[-1]
+    assert again.card == keiths and "R125" in again.reason
+    s = t.state
+    assert s.players[1].eliminated and all(c.revealed for c in s.players[1].cards)
+    assert all(c.revealed for p in s.players[:3] for c in p.cards)
+    assert s.remaining() == [3, 4] and s.in_effect("no_war")
+    seat = s.current
+    assert seat in (3, 4)
+    assert not [o for o in t.options(seat) if o.command.get("action") == "war"]
+
+
+def test_r131_when_several_effects_wait_the_current_player_orders_them_not_their_owners():
+    """E15's shape: two triggers revealed at once (an elimination reveals them both); the current player picks."""
+    four = [{"name": n, "revealed": True} for n in ("Temple", "Mason", "Treasury", "Library")]
+    rig = {
+        "hands": {"1": [*four, "Harbor", "Orchard"], "0": ["Temple"], "2": ["Mason", "Barracks"], "3": ["Treasury"]},
+        "first_player": 0,
+    }
+    t = table(rig, seats=4)
+    t.declare(0, "recruit")
+    assert [e.source for e in t.of("EffectQueued")] == ["Harbor", "Orchard"]
+    assert [n.kind for n in t.waiting()] == ["effect_order"] and t.waiting()[0].seat == 0
+    orchard = next(p.id for p in t.state.effects if p.source == "Orchard")
+    t.play({"type": "effect_order", "seat": 0, "first": orchard})
+    # Orchard: each opponent of its (eliminated) possessor reveals 1 card of their choice, in turn order from
+    # the current player: Jeff (who drew a card this turn, so he has 2), then Sally; Peter has only 1 card
+    assert t.state.effects[0].source == "Orchard"
+    assert t.waiting()[0].seat == 0 and t.waiting()[0].kind == "effect_choice"
+    t.play({"type": "effect_choice", "seat": 0, "choice": t.card(0, "Temple")})
+    assert t.waiting()[0].seat == 2 and t.waiting()[0].kind == "effect_choice"
+    t.play({"type": "effect_choice", "seat": 2, "choice": t.card(2, "Barracks")})
+    assert t.of("EffectEnded")[0].source == "Orchard" and t.of("EffectEnded")[-1].source == "Harbor"
+    assert t.revealed(0) == ["Temple"] and t.revealed(3) == ["Treasury"] and t.revealed(2) == ["Barracks"]
+    assert t.view(SPECTATOR).get("effects") is None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda e: e["effect"]["steps"][0].update(step="gian_soldiers"), "effect step 1: unknown step 'gian_soldiers'"),
+        (lambda e: e["effect"]["steps"][0].update(amount=0), "'amount' must be a whole number from 1 to 20, not 0"),
+        (lambda e: e["effect"]["steps"][0].update(who="everyone"), "'who' must be one of self, any player"),
+        (lambda e: e["effect"].update(when="end"), "a trigger estate acts when revealed (R92)"),
+        (lambda e: e.update(type=None), "an effect needs the card's type"),
+        (lambda e: e["effect"]["steps"][0].update(colour="red"), "unknown parameter(s) colour"),
+    ],
+)
+def test_a_catalog_effect_outside_the_vocabulary_is_refused_naming_the_entry(change, message):
+    data = _raw()
+    i, entry = next((i, e) for i, e in enumerate(data["estates"]) if e["name"] == "Harbor")
+    kind, text, effect = EFFECTS["Harbor"]
+    entry.update(type=kind, text_known="full", printed_text=STUB + text, effect=copy.deepcopy(effect))
+    change(entry)
+    with pytest.raises(CatalogError) as err:
+        validate(data, against=shipped())
+    assert f"estates[{i}] (Harbor)" in err.value.message and message in err.value.message
+
+
+def test_classic_games_with_effects_play_to_the_end_and_are_replayable():
+    from domain.everaegis.config import make_config
+    from domain.everaegis.evolve import fold
+
+    seen = set()
+    for i in range(20):
+        game = play_game(
+            seats=4,
+            variants="classic",
+            seed=f"fx{i}",
+            bots=["random"],
+            options={"plain_unknown": 1},
+            selection="freeform",
+            catalog=stub_catalog(),
+        )
+        assert game.finished
+        seen.update(e.source for e in game.events if e.TYPE == "EffectQueued")
+        config = make_config(seats=4, variants="classic", options={"plain_unknown": 1}, selection="freeform", reaction_seconds=0)
+        state = fold(config, game.events)
+        assert state.card_count() == 53 and state.status == "finished"  # effects the last Demise queued never run (R11)
+    assert seen >= {"Harbor", "Tailor", "Orchard", "Ballista"}
