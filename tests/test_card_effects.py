@@ -101,7 +101,7 @@ def test_e18_while_a_chapel_is_revealed_and_possessed_nobody_can_go_to_war():
     assert [o for o in free.options(0) if o.command.get("action") == "war"]
 
 
-def test_e4_ballista_at_the_end_phase_discards_up_to_2_soldiers_in_play_chosen_by_its_possessor():
+def test_ballista_stub_of_e4_at_the_end_phase_discards_up_to_2_soldiers_in_play_chosen_by_its_possessor():
     rig = {
         "hands": {"2": [{"name": "Ballista", "revealed": True}, "Temple"]},
         "first_player": 2,
