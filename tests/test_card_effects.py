@@ -32,6 +32,11 @@ EFFECTS = {
     ),
     "Tailor": ("trigger", "unreveal 1 revealed card (E5)", {"when": "revealed", "steps": [{"step": "unreveal_any", "count": 1}]}),
     "Chapel": ("condition", "players cannot go to war (E18)", {"when": "while revealed", "steps": [{"step": "no_war"}]}),
+    "Pyramid": (
+        "trigger",
+        "give a player the ANKH, the CANOPIC JAR or the SCARAB (E17)",
+        {"when": "revealed", "steps": [{"step": "give_item", "items": ["ANKH", "CANOPIC JAR", "SCARAB"], "who": "any player"}]},
+    ),
     "Orchard": (
         "trigger",
         "each opponent reveals 1 card",
@@ -101,7 +106,7 @@ def test_e18_while_a_chapel_is_revealed_and_possessed_nobody_can_go_to_war():
     assert [o for o in free.options(0) if o.command.get("action") == "war"]
 
 
-def test_ballista_stub_of_e4_at_the_end_phase_discards_up_to_2_soldiers_in_play_chosen_by_its_possessor():
+def test_ballista_alone_at_the_end_phase_discards_up_to_2_soldiers_in_play_chosen_by_its_possessor():
     rig = {
         "hands": {"2": [{"name": "Ballista", "revealed": True}, "Temple"]},
         "first_player": 2,
@@ -230,3 +235,113 @@ def test_classic_games_with_effects_play_to_the_end_and_are_replayable():
         state = fold(config, game.events)
         assert state.card_count() == 53 and state.status == "finished"  # effects the last Demise queued never run (R11)
     assert seen >= {"Harbor", "Tailor", "Orchard", "Ballista"}
+
+
+# ----- items with printed Begin/End texts (R102, R114-R117) -----
+
+SALLY_E1, PETER_E1 = 1, 3
+
+
+def e1_table(order_first):
+    rig = {
+        "deck": ["Barracks", "Mason"],
+        "hands": {"1": ["Temple"], "0": ["Mason"], "2": ["Library"], "3": ["Treasury"]},
+        "first_player": SALLY_E1,
+        "soldiers": {"1": 1},
+        "items": {"1": ["BEAR", "HORN", "PENGUIN EFFIGY"]},
+        "leaders": {"3": "Grand Penguin"},
+    }
+    t = Table(
+        4,
+        variants="classic",
+        rig=rig,
+        options={"plain_unknown": 1},
+        selection="freeform",
+        names=["Jeff", "Sally", "Fred", "Peter"],
+    )
+    trail = []
+    for item in order_first:
+        assert [n.kind for n in t.waiting()] == ["effect_order"] and t.waiting()[0].seat == SALLY_E1
+        first = next(p.id for p in t.state.effects if p.source == item)
+        t.play({"type": "effect_order", "seat": SALLY_E1, "first": first})
+        trail.append(t.soldiers(SALLY_E1))
+    return t, trail
+
+
+def test_e1_begin_phase_effects_in_the_order_sally_picks():
+    """BEAR, then PENGUIN EFFIGY, then HORN: 1 -> 0; the EFFIGY gives nothing (no soldiers, no penalty); 2."""
+    t, trail = e1_table(["BEAR", "PENGUIN EFFIGY"])  # the HORN, left alone, then runs by itself
+    assert trail == [0, 2]
+    assert [e.source for e in t.of("EffectEnded")] == ["BEAR", "PENGUIN EFFIGY", "HORN"]
+    assert t.soldiers(SALLY_E1) == 2 and t.state.players[PETER_E1].sacrifices == 0
+    assert not t.of("SacrificesGiven") and t.state.phase != "begin"
+
+
+def test_e1_derived_horn_first_gives_the_grand_penguin_2_sacrifices():
+    t, trail = e1_table(["HORN", "BEAR"])  # then the EFFIGY: 2 sacrifices, leaving 0
+    assert trail == [3, 0]
+    assert [e.source for e in t.of("EffectEnded")] == ["HORN", "BEAR", "PENGUIN EFFIGY"]
+    assert t.soldiers(SALLY_E1) == 0 and t.state.players[PETER_E1].sacrifices == 2
+    assert t.view(SPECTATOR)["players"][PETER_E1]["sacrifices"] == 2
+
+
+def test_e4_end_phase_sally_resolves_the_ballista_then_the_dagger():
+    rig = {
+        "hands": {"2": [{"name": "Ballista", "revealed": True}, "Temple", "Mason"]},
+        "first_player": 2,
+        "soldiers": {"0": 3, "3": 2, "2": 1, "1": 0, "4": 0},
+        "items": {"2": ["DAGGER"]},
+    }
+    t = table(rig)
+    t.declare(2, "recruit")
+    assert t.state.phase == "end" and [n.kind for n in t.waiting()] == ["effect_order"]
+    ballista = next(p.id for p in t.state.effects if p.source == "Ballista")
+    t.play({"type": "effect_order", "seat": 2, "first": ballista})
+    t.play({"type": "effect_choice", "seat": 2, "choice": 0})  # 1 of Jeff's soldiers
+    t.play({"type": "effect_choice", "seat": 2, "choice": 3})  # 1 of Peter's
+    assert t.soldiers(0) == 2 and t.soldiers(3) == 1
+    unrevealed = t.unrevealed(2)
+    assert t.waiting()[0].kind == "effect_choice" and t.waiting()[0].seat == 2  # DAGGER: which card to reveal
+    t.play({"type": "effect_choice", "seat": 2, "choice": t.card(2, "Mason")})
+    assert len(t.unrevealed(2)) == len(unrevealed) - 1 and "Mason" in t.revealed(2)
+    assert t.of("CardRevealed")[-1].full is True
+
+
+def test_r123_an_eliminated_player_discards_classic_items_and_mason_can_discard_them():
+    rig = {"hands": {"0": ["Temple"]}, "first_player": 0, "items": {"1": ["HORN"], "2": ["BEAR", "BEAR"]}}
+    t = table(rig, seats=4)
+    mason = [o for o in t.options(0) if o.command.get("action") == "mason"]
+    labels = " | ".join(o.label for o in mason)
+    assert "the HORN (Keith)" in labels and "the BEAR (Sally) and the BEAR (Sally)" in labels
+    assert t.state.supply("BEAR") == 3 and t.view(SPECTATOR)["players"][2]["items"] == ["BEAR", "BEAR"]
+
+
+def test_e17_a_revealed_pyramid_gives_a_player_one_of_its_items_from_the_reserve_or_taken_from_its_holder():
+    rig = {
+        "hands": {"2": ["Pyramid", "Temple"], "0": ["Mason"], "3": ["Treasury"]},
+        "first_player": 2,
+        "items": {"0": ["ANKH", "ANKH", "ANKH"], "4": ["SCARAB"]},
+    }
+    t = table(rig)
+    from domain.everaegis.cards import reveal
+    from domain.everaegis.context import Ctx
+    from domain.everaegis.flow import advance
+
+    ctx = Ctx(t.state.clone())
+    reveal(ctx, 2, t.state.players[2].card(t.card(2, "Pyramid")), full=True, reason="test")
+    advance(ctx)
+    t.state, t.events = ctx.state, t.events + ctx.events
+    prompt = t.prompts(2)[0]
+    assert prompt.kind == "effect_choice" and "any player" in prompt.text  # Sally picks the player first
+    t.play({"type": "effect_choice", "seat": 2, "choice": 3})  # Peter
+    items = [o.command["choice"] for o in t.prompts(2)[0].options]
+    assert items == ["ANKH", "CANOPIC JAR", "SCARAB"]  # ANKH: all 3 with Jeff, so one is taken from him (R105)
+    t.play({"type": "effect_choice", "seat": 2, "choice": "ANKH"})
+    gained = t.of("ItemGained")[-1]
+    assert gained.item == "ANKH" and gained.source == 0 and gained.seat == 3
+    assert t.state.items_of(3) == ["ANKH"] and t.state.items_of(0) == ["ANKH", "ANKH"]
+    assert t.of("EffectEnded")[-1].source == "Pyramid"
+    # the SCARAB (one piece) to its own holder would be no gain: "whichever is possible" leaves it out (R140)
+    from domain.everaegis.effects import _items_to_give
+
+    assert "SCARAB" not in _items_to_give(t.state, ["ANKH", "CANOPIC JAR", "SCARAB"], 4)

@@ -66,6 +66,8 @@ def check_counts(s: GameState) -> None:
     assert held + s.brig_supply == CATALOG.item_count["BRIG"]
     for p in s.players:
         assert len(set(p.sanctions)) == len(p.sanctions)
+    for item in (s.components or {}).get("items", []):  # Classic items: never more than the box holds (R5)
+        assert s.supply(item["name"]) >= 0 and all(n > 0 for n in s.held.get(item["name"], {}).values())
     for holder in (s.wall, s.treaty, s.quill):
         assert holder is None or 0 <= holder < s.seats
 

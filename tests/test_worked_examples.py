@@ -19,11 +19,8 @@ from domain.kernel.errors import IllegalCommand
 from tests.helpers import Table
 
 NOT_SIMPLETON = {
-    "E1": "Begin Phase effects come from the BEAR, HORN and PENGUIN EFFIGY items, not in a Simpleton game",
     "E3": "Hooded Fox's Library text (a Classic leader); the one-window-per-declaration protocol is tested in E11-E14",
-    "E4": "the DAGGER item; the Ballista part runs with a stub catalog in test_card_effects.py",
     "E15": "estate triggers and a Classic leader ability",
-    "E17": "the Pyramid estate card",
     "E19": "the SHIELD item",
     "E20": "the AXE and HAMMER items",
     "E21": "the CALTROPS item",
@@ -39,7 +36,8 @@ NOT_SIMPLETON = {
 }
 # E5 is played here in its Simpleton part (several players eliminated at one Demise check), and its
 # Tailor and Chapel in test_card_effects.py with a catalog of stubs; the Blacksmith and the SHIELD need items.
-# E18 (Chapel) is in test_card_effects.py, with a stub of the effect the book narrates.
+# E1 (items), E4 (the DAGGER, with a Ballista stub), E17 (Pyramid) and E18 (Chapel) are in
+# test_card_effects.py, with stubs of the estate effects the book narrates.
 
 FRED, SALLY, JEFF, PETER, KEITH = 0, 1, 2, 3, 4
 NAMES = ["Fred", "Sally", "Jeff", "Peter", "Keith"]

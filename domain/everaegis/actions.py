@@ -110,8 +110,11 @@ def _item_label(s: GameState, ref: str) -> str:
         return f"the TREATY ({_name(s, s.treaty)})" if s.treaty is not None else "the TREATY"
     if ref.startswith("BRIG@"):
         return f"a BRIG of {_name(s, int(ref[5:]))}"
-    seat, action = ref[9:].split(":")
-    return f"the SANCTION on {_name(s, int(seat))}'s {action.title()}"
+    if ref.startswith("SANCTION@"):
+        seat, action = ref[9:].split(":")
+        return f"the SANCTION on {_name(s, int(seat))}'s {action.title()}"
+    item, _, holder = ref.rpartition("@")
+    return f"the {item} ({_name(s, int(holder))})"
 
 
 def _library_options(

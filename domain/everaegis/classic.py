@@ -102,9 +102,21 @@ def validate(data: Any, *, against: ClassicCatalog | None = None) -> ClassicCata
         if e.get("class") not in ITEM_CLASSES:
             raise CatalogError(f"catalog: items[{i}] ({e['name']}): class must be one of {', '.join(map(str, ITEM_CLASSES))}")
         _text(f"items[{i}]", e, "printed_text")
+        if e.get("effect") is not None:
+            try:
+                check_effect(e["effect"], item=True)
+            except EffectError as err:
+                raise CatalogError(f"catalog: items[{i}] ({e['name']}): {err}") from None
     for i, e in enumerate(leaders):
         if e["text_known"] == "full" and not isinstance(e.get("actions"), dict):
             raise CatalogError(f"catalog: leaders[{i}] ({e['name']}) is marked full but has no 'actions'")
+    names = {e["name"] for e in items}
+    for section, entries in (("estates", estates), ("items", items)):
+        for i, e in enumerate(entries):
+            for step in (e.get("effect") or {}).get("steps", []):
+                unknown = [n for n in step.get("items", []) if n not in names]
+                if unknown:
+                    raise CatalogError(f"catalog: {section}[{i}] ({e['name']}): give_item names unknown item(s) {unknown}")
     if len(estates) != ESTATES:
         raise CatalogError(f"catalog: {len(estates)} estate cards; the game has {ESTATES} (R1)")
     if len(leaders) != LEADERS:

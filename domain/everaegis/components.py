@@ -81,7 +81,22 @@ def choose(config: Config, catalog: ClassicCatalog, source: str = "shipped") -> 
                 f"not built: {', '.join(NOT_BUILT)}). Use selection simpleton to play the Simpleton sides",
                 rule="R19-R21",
             )
-    return {"source": source, "estates": estates, "leaders": leaders}
+    items = [
+        {
+            "name": e["name"],
+            "count": e["count"],
+            "class": e.get("class"),
+            "text_known": e["text_known"],
+            "effect": e.get("effect"),
+        }
+        for e in catalog.items.values()
+        if e["name"] not in SIMPLETON_ITEMS
+    ]
+    return {"source": source, "estates": estates, "leaders": leaders, "items": items}
+
+
+# Items the Simpleton engine models with their own rules (items.py); the others are Classic items.
+SIMPLETON_ITEMS = ("WALL", "SANCTION", "TREATY", "BRIG")
 
 
 def mats_needed(config: Config) -> int:

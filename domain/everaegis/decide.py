@@ -98,7 +98,11 @@ def start(
     commitment = "" if normal is not None else commitment_of(seed)
     ctx.emit(ev.GameStarted(config=config.to_dict(), commitment=commitment, seed=seed, rigged=normal is not None))
     if chosen is not None:
-        ctx.emit(ev.ComponentsChosen(source=chosen["source"], estates=chosen["estates"], leaders=chosen["leaders"]))
+        ctx.emit(
+            ev.ComponentsChosen(
+                source=chosen["source"], estates=chosen["estates"], leaders=chosen["leaders"], items=chosen.get("items", [])
+            )
+        )
     if normal is not None:
         rigged_setup(ctx, normal)
     advance(ctx)

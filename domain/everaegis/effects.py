@@ -33,11 +33,11 @@ class Decision:
     kind: str = "choice"  # or "order": which of several waiting effects runs first (R131)
 
 
-def _queue(ctx: Ctx, owner: int, card: Card, effect: dict[str, Any], reason: str) -> None:
+def _queue(ctx: Ctx, owner: int, source: str, card: str, effect: dict[str, Any], reason: str) -> None:
     s = ctx.state
     ctx.emit(
         ev.EffectQueued(
-            id=s.effects_queued + 1, source=card.name, owner=owner, card=card.id, steps=list(effect["steps"]), reason=reason
+            id=s.effects_queued + 1, source=source, owner=owner, card=card, steps=list(effect["steps"]), reason=reason
         )
     )
 
@@ -46,16 +46,21 @@ def on_revealed(ctx: Ctx, seat: int, card: Card) -> None:
     """R92: a trigger estate's text runs once, right after it is fully revealed (plain cards do nothing)."""
     entry = ctx.state.estate(card.name)
     if entry is not None and entry.get("effect") and entry["effect"]["when"] == "revealed":
-        _queue(ctx, seat, card, entry["effect"], "revealed (R92)")
+        _queue(ctx, seat, card.name, card.id, entry["effect"], "revealed (R92)")
 
 
 def at_phase(ctx: Ctx, seat: int, moment: str) -> None:
-    """R93, R26, R29: condition estates acting at their possessor's Begin or End Phase while revealed."""
+    """R93, R102, R26, R29: condition estates (while revealed) and condition items acting at their
+    possessor's Begin or End Phase."""
     s = ctx.state
     for card in s.players[seat].revealed:
         entry = s.estate(card.name)
         if entry is not None and entry.get("effect") and entry["effect"]["when"] == moment:
-            _queue(ctx, seat, card, entry["effect"], f"{moment} phase (R93)")
+            _queue(ctx, seat, card.name, card.id, entry["effect"], f"{moment} phase (R93)")
+    for item in s.items_of(seat):
+        entry = s.item_entry(item)
+        if entry is not None and entry.get("effect") and entry["effect"]["when"] == moment:
+            _queue(ctx, seat, item, "", entry["effect"], f"{moment} phase (R102)")
 
 
 # ----- the running effect -----
@@ -137,6 +142,15 @@ def decision(s: GameState) -> Decision | None:
             return None
         opts = tuple((f"Unreveal {names[o]}'s {c.name} ({c.id})", c.id) for o, c in cards)
         return Decision(p.owner, opts, f"{p.source}: unreveal 1 revealed card in play")
+    if name == "give_item":
+        if not work["targets"]:
+            return None
+        target = work["targets"][0]
+        items = _items_to_give(s, step["items"], target)
+        if len(items) <= 1:
+            return None
+        opts = tuple((f"Give {names[target]} the {item}", item) for item in items)
+        return Decision(p.owner, opts, f"{p.source}: choose the item to give (R140)")
     if name == "discard_soldiers_in_play":
         holders = [q.seat for q in s.players if q.soldiers > 0]
         if work["left"] <= 0 or not holders or (len(holders) == 1 and not step["up_to"]):
@@ -196,6 +210,17 @@ def effect_step(ctx: Ctx) -> bool:
             _progress(ctx, p, p.index + 1, None)
         else:
             _take_soldier(ctx, p, holders[0])
+    elif name == "give_item":
+        if not work["targets"]:
+            _progress(ctx, p, p.index + 1, None)
+        else:
+            _give(ctx, p, step, work["targets"][0], _items_to_give(s, step["items"], work["targets"][0])[0])
+    elif name == "sacrifice_to_leader":
+        to = s.seat_led_by(step["leader"])
+        amount = min(step["amount"], s.players[p.owner].soldiers)
+        if to is not None and to != p.owner and not s.players[to].eliminated and amount > 0:
+            ctx.emit(ev.SacrificesGiven(seat=p.owner, to=to, amount=amount, reason=f"{p.source} (R115, R149)"))
+        _progress(ctx, p, p.index + 1, None)
     else:  # pragma: no cover - the catalog check admits only the vocabulary
         raise AssertionError(name)
     return True
@@ -220,6 +245,44 @@ def _unreveal(ctx: Ctx, p: Pending, seat: int, card: Card) -> None:
         reveal(ctx, seat, again, full=True, reason="eliminated players keep every card revealed (R125)", trigger=False)
     work = dict(p.work or {})
     _progress(ctx, p, p.index, {**work, "left": work["left"] - 1})
+
+
+def _items_to_give(s: GameState, items: list[str], receiver: int) -> list[str]:
+    """R140 "whichever is possible": the items the receiver can really gain; if none, any of them."""
+    possible = [
+        i
+        for i in items
+        if s.held.get(i, {}).get(receiver, 0) == 0 and (s.supply(i) > 0 or any(seat != receiver for seat in s.held.get(i, {})))
+    ]
+    return possible or list(items)
+
+
+def gain_item(ctx: Ctx, receiver: int, item: str, reason: str) -> None:
+    """R105, R106: from the reserve, or taken from another holder (the first in turn order, a ruling); a
+    player who already holds a one-piece item gains nothing; an eliminated receiver discards it (R124)."""
+    s = ctx.state
+    entry = s.item_entry(item)
+    held = s.held.get(item, {})
+    if entry is not None and entry["count"] == 1 and held.get(receiver):
+        ctx.emit(ev.ItemNotGained(seat=receiver, item=item, reason="already theirs: no item gain (R106)"))
+        return
+    if s.supply(item) > 0:
+        source: Any = "reserve"
+    else:
+        holders = s.in_turn_order([seat for seat in held if seat != receiver])
+        if not holders:
+            ctx.emit(ev.ItemNotGained(seat=receiver, item=item, reason="no piece left to take (R105, A43)"))
+            return
+        source = holders[0]
+    ctx.emit(ev.ItemGained(seat=receiver, item=item, source=source, reason=reason))
+    if s.players[receiver].eliminated:
+        ctx.emit(ev.ItemDiscarded(seat=receiver, item=item, reason="an eliminated player discards any item received (R124)"))
+
+
+def _give(ctx: Ctx, p: Pending, step: dict[str, Any], receiver: int, item: str) -> None:
+    gain_item(ctx, receiver, item, f"{p.source} (card effect)")
+    work = dict(ctx.state.effects[0].work or {})
+    _next_target(ctx, ctx.state.effects[0], step, work)
 
 
 def _take_soldier(ctx: Ctx, p: Pending, seat: int) -> None:
@@ -252,6 +315,8 @@ def choose(ctx: Ctx, seat: int, value: Any) -> None:
         card = s.players[owner].card(value)
         assert card is not None
         _unreveal(ctx, p, owner, card)
+    elif name == "give_item":
+        _give(ctx, p, step, p.work["targets"][0], value)
     elif name == "discard_soldiers_in_play":
         if value == "stop":
             _progress(ctx, p, p.index + 1, None)

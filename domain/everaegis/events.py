@@ -488,6 +488,7 @@ class ComponentsChosen(Event):
     source: str = "shipped"
     estates: list[dict[str, Any]] = field(default_factory=list)
     leaders: list[dict[str, Any]] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)  # the Classic items: count, class, effect
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -597,4 +598,14 @@ class CardsToGain(Event):
 
     seats: list[int] = field(default_factory=list)
     count: int = 1
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SacrificesGiven(Event):
+    """Soldiers given as sacrifices: laid on the receiver's mat, not counted in battle (R149, R115)."""
+
+    seat: int = 0
+    to: int = 0
+    amount: int = 0
     reason: str = ""

@@ -151,7 +151,7 @@ def _setup_reveals(s: GameState, e: ev.SetupRevealsBegan) -> None:
 
 @_on(ev.ComponentsChosen)
 def _components(s: GameState, e: ev.ComponentsChosen) -> None:
-    s.components = {"source": e.source, "estates": list(e.estates), "leaders": list(e.leaders)}
+    s.components = {"source": e.source, "estates": list(e.estates), "leaders": list(e.leaders), "items": list(e.items)}
 
 
 @_on(ev.EstateDeckFormed)
@@ -351,8 +351,15 @@ def _item_gained(s: GameState, e: ev.ItemGained) -> None:
         else:
             s.players[e.source].brigs -= 1
         s.players[e.seat].brigs += 1
-    else:
+    elif e.item in ("WALL", "TREATY", "INK QUILL"):
         _item_holder_set(s, e.item, e.seat)
+    else:  # a Classic item: from the reserve or taken from its holder (R105, R106)
+        by = s.held.setdefault(e.item, {})
+        if e.source != "reserve":
+            by[e.source] -= 1
+            if not by[e.source]:
+                del by[e.source]
+        by[e.seat] = by.get(e.seat, 0) + 1
 
 
 @_on(ev.ItemNotGained)
@@ -365,8 +372,13 @@ def _item_discarded(s: GameState, e: ev.ItemDiscarded) -> None:
     if e.item == "BRIG":
         s.players[e.seat].brigs -= 1
         s.brig_supply += 1
-    else:
+    elif e.item in ("WALL", "TREATY", "INK QUILL"):
         _item_holder_set(s, e.item, None)
+    else:
+        by = s.held[e.item]
+        by[e.seat] -= 1
+        if not by[e.seat]:
+            del by[e.seat]
 
 
 @_on(ev.SanctionPlaced)
@@ -655,6 +667,12 @@ def _effect_progressed(s: GameState, e: ev.EffectProgressed) -> None:
 @_on(ev.EffectEnded)
 def _effect_ended(s: GameState, e: ev.EffectEnded) -> None:
     s.effects = [p for p in s.effects if p.id != e.id]
+
+
+@_on(ev.SacrificesGiven)
+def _sacrifices(s: GameState, e: ev.SacrificesGiven) -> None:
+    s.players[e.seat].soldiers -= e.amount
+    s.players[e.to].sacrifices += e.amount
 
 
 @_on(ev.CardsToGain)

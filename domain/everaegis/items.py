@@ -24,6 +24,7 @@ def items_in_play(s: GameState) -> list[tuple[str, int]]:
         out.extend((f"BRIG@{p.seat}", p.seat) for _ in range(p.brigs))
         for action in p.sanctions:
             out.append((f"SANCTION@{p.seat}:{action}", p.seat))
+        out.extend((f"{item}@{p.seat}", p.seat) for item in s.items_of(p.seat))  # Classic items
     return out
 
 
@@ -39,8 +40,9 @@ def discard_item(ctx: Ctx, ref: str, reason: str) -> None:
     elif ref.startswith("SANCTION@"):
         seat, action = ref[9:].split(":")
         ctx.emit(ev.SanctionRemoved(seat=int(seat), action=action, reason=reason))
-    else:  # pragma: no cover - refs come from items_in_play
-        raise ValueError(ref)
+    else:  # a Classic item, "<NAME>@<seat>"
+        item, _, seat = ref.rpartition("@")
+        ctx.emit(ev.ItemDiscarded(seat=int(seat), item=item, reason=reason))
 
 
 def discard_treaty(ctx: Ctx, reason: str) -> None:
@@ -137,3 +139,5 @@ def discard_all_items(ctx: Ctx, seat: int, reason: str) -> None:
         ctx.emit(ev.ItemDiscarded(seat=seat, item="BRIG", reason=reason))
     for action in list(s.players[seat].sanctions):
         ctx.emit(ev.SanctionRemoved(seat=seat, action=action, reason=reason))
+    for item in s.items_of(seat):
+        ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason=reason))

@@ -436,3 +436,8 @@ def _cards_to_gain(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     seats = e.get("seats", [])
     verb = "gains" if len(seats) == 1 else "gain"
     return f"{', '.join(who(s) for s in seats)} {verb} {e['count']} card(s) ({e['reason']})"
+
+
+@_on("SacrificesGiven")
+def _sacrifices(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} gives {who(e['to'])} {e['amount']} soldier(s) as sacrifices ({e['reason']})"

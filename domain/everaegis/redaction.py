@@ -58,6 +58,7 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
                 "unrevealed": len(p.unrevealed),
                 "sanctions": list(p.sanctions),
                 "items": _items_of(s, p.seat),
+                **({"sacrifices": p.sacrifices} if p.sacrifices else {}),
                 **_leader_of(s, p, who),
             }
         )
@@ -137,6 +138,7 @@ def _items_of(s: GameState, seat: int) -> list[str]:
     if s.quill == seat:
         items.append("INK QUILL")
     items.extend(["BRIG"] * s.players[seat].brigs)
+    items.extend(s.items_of(seat))
     return items
 
 

@@ -23,7 +23,7 @@ from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card
 from domain.kernel.errors import MalformedCommand
 
-RIG_KEYS = ("deck", "hands", "years", "soldiers", "wall", "treaty", "brigs", "sanctions", "first_player", "leaders")
+RIG_KEYS = ("deck", "hands", "years", "soldiers", "wall", "treaty", "brigs", "sanctions", "first_player", "leaders", "items")
 
 
 def _seat(value: Any, seats: int, what: str) -> int:
@@ -86,6 +86,14 @@ def validate(rig: Any, seats: int, components: dict[str, Any] | None = None) -> 
             raise MalformedCommand(f"rig: leaders: {mat!r} is not a mat this game can use", rule="R19-R21")
     if len(set(leaders.values())) != len(leaders):
         raise MalformedCommand("rig: leaders: a mat can lead only one player", rule="R19-R21")
+    counts = {e["name"]: e["count"] for e in components.get("items", [])} if components else {}
+    items = {_seat(k, seats, "items"): list(v) for k, v in (rig.get("items") or {}).items()}
+    placed = Counter(i for v in items.values() for i in v)
+    for item, n in placed.items():
+        if item not in counts:
+            raise MalformedCommand(f"rig: items: {item!r} is not a Classic item of this game", rule="R5")
+        if n > counts[item]:
+            raise MalformedCommand(f"rig: items: {n} {item} placed, but the game has {counts[item]}", rule="R5")
     soldiers = {_seat(k, seats, "soldiers"): v for k, v in (rig.get("soldiers") or {}).items()}
     for seat, v in soldiers.items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -127,6 +135,7 @@ def validate(rig: Any, seats: int, components: dict[str, Any] | None = None) -> 
         "first_player": first,
         "leaders": leaders,
         "estates": estates,
+        "items": items,
     }
 
 
@@ -201,4 +210,7 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
     for seat, acts in sorted(rig["sanctions"].items()):
         for a in acts:
             ctx.emit(ev.SanctionPlaced(seat=seat, action=a, reason="rigged setup"))
+    for seat, names in sorted(rig.get("items", {}).items()):
+        for item in names:
+            ctx.emit(ev.ItemGained(seat=seat, item=item, source="reserve", reason="rigged setup"))
     ctx.emit(ev.SetupDealt(cards_each=0))

@@ -48,6 +48,7 @@ class Player:
     name: str
     cards: list[Card] = field(default_factory=list)
     soldiers: int = 0
+    sacrifices: int = 0  # soldiers laid on the mat, not counted in battle (R149)
     eliminated: bool = False
     sanctions: list[str] = field(default_factory=list)  # action keys carrying a SANCTION
     brigs: int = 0
@@ -61,6 +62,7 @@ class Player:
             self.name,
             list(self.cards),
             self.soldiers,
+            self.sacrifices,
             self.eliminated,
             list(self.sanctions),
             self.brigs,
@@ -236,6 +238,7 @@ class GameState:
     estate_deck: list[Card] = field(default_factory=list)  # Classic: top first, order known to nobody (R13)
     components: dict[str, Any] | None = None  # Classic: the ComponentsChosen record (texts, plain marks)
     selecting: list[int] = field(default_factory=list)  # Freeform/Drafting: who picks a leader next, in order
+    held: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items: name -> {seat: pieces}
     effects: list[Pending] = field(default_factory=list)  # card effects to run, the first one first
     effects_queued: int = 0
     wall: int | None = None
@@ -277,6 +280,7 @@ class GameState:
             estate_deck=list(self.estate_deck),
             components=self.components,  # never changed once recorded: shared
             selecting=list(self.selecting),
+            held={name: dict(by) for name, by in self.held.items()},
             effects=[p.clone() for p in self.effects],
             effects_queued=self.effects_queued,
             wall=self.wall,
@@ -387,6 +391,30 @@ class GameState:
             return False
         entry = self.leader_entry(self.players[seat].leader)
         return bool(entry and entry["plain"])
+
+    def item_entry(self, name: str) -> dict[str, Any] | None:
+        """A Classic item as recorded for this game (None: a Simpleton item, or a Simpleton game)."""
+        if self.components is None:
+            return None
+        for e in self.components.get("items", []):
+            if e["name"] == name:
+                return e
+        return None
+
+    def supply(self, item: str) -> int:
+        """Pieces of a Classic item in the reserve (R105)."""
+        entry = self.item_entry(item)
+        return (entry["count"] if entry else 0) - sum(self.held.get(item, {}).values())
+
+    def items_of(self, seat: int) -> list[str]:
+        """The Classic items ``seat`` holds, a name per piece."""
+        return [name for name, by in sorted(self.held.items()) for _ in range(by.get(seat, 0))]
+
+    def seat_led_by(self, leader: str) -> int | None:
+        for p in self.players:
+            if p.leader == leader:
+                return p.seat
+        return None
 
     def leader_entry(self, name: str | None) -> dict[str, Any] | None:
         if self.components is None or name is None:

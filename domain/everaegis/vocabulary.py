@@ -36,6 +36,15 @@ STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
     "reveal": ((("who", WHO), COUNT), "each player it is about fully reveals unrevealed cards of their choice (R95)"),
     "discard_unrevealed": ((("who", WHO), COUNT), "each player it is about discards unrevealed cards of their choice (R96)"),
     "unreveal_any": ((COUNT,), "the possessor unreveals revealed cards in play, any player's (R95)"),
+    "give_item": (
+        (("items", list), ("who", WHO)),
+        "the possessor gives 1 of the items (whichever is possible, R140) to a player: from the reserve, or taken "
+        "from its holder (R105, R106); a player who already holds it gains nothing (R106)",
+    ),
+    "sacrifice_to_leader": (
+        (("leader", str), AMOUNT),
+        "the possessor gives soldiers, as many as they have, as sacrifices to the player whose leader is named (R149)",
+    ),
 }
 CONDITIONS: dict[str, str] = {
     "no_war": "no player can go to war with another (Chapel's narrated effect, R93)",
@@ -51,6 +60,14 @@ def _check_param(where: str, step: dict[str, Any], spec: tuple[Any, ...]) -> Non
     if name not in step:
         raise EffectError(f"{where}: '{name}' is missing")
     value = step[name]
+    if spec[1] is list:
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+            raise EffectError(f"{where}: '{name}' must be a non-empty list of names")
+        return
+    if spec[1] is str:
+        if not isinstance(value, str) or not value.strip():
+            raise EffectError(f"{where}: '{name}' must be a name")
+        return
     if len(spec) == 2:
         if value not in spec[1] or isinstance(value, bool) != isinstance(spec[1][0], bool):
             raise EffectError(f"{where}: '{name}' must be one of {', '.join(map(str, spec[1]))}, not {value!r}")
@@ -60,8 +77,9 @@ def _check_param(where: str, step: dict[str, Any], spec: tuple[Any, ...]) -> Non
         raise EffectError(f"{where}: '{name}' must be a whole number from {low} to {high}, not {value!r}")
 
 
-def check_effect(effect: Any, *, estate_type: str | None = None) -> None:
-    """Raise ``EffectError`` unless ``effect`` is written in the vocabulary (and fits the estate's type)."""
+def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = False) -> None:
+    """Raise ``EffectError`` unless ``effect`` is written in the vocabulary (and fits the estate's type; an
+    item's effect acts at its holder's Begin or End Phase, R102, R114-R117)."""
     if not isinstance(effect, dict):
         raise EffectError("effect must be an object with 'when' and 'steps'")
     extra = sorted(set(effect) - {"when", "steps"})
@@ -70,6 +88,8 @@ def check_effect(effect: Any, *, estate_type: str | None = None) -> None:
     when = effect.get("when")
     if when not in MOMENTS:
         raise EffectError(f"effect 'when' must be one of {', '.join(MOMENTS)}, not {when!r}")
+    if item and when not in ("begin", "end"):
+        raise EffectError("an item's effect acts at its holder's Begin or End Phase: 'when' must be begin or end")
     if estate_type == "trigger" and when != "revealed":
         raise EffectError("a trigger estate acts when revealed (R92): 'when' must be 'revealed'")
     if estate_type == "condition" and when == "revealed":
