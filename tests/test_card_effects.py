@@ -341,7 +341,9 @@ def test_e17_a_revealed_pyramid_gives_a_player_one_of_its_items_from_the_reserve
     assert gained.item == "ANKH" and gained.source == 0 and gained.seat == 3
     assert t.state.items_of(3) == ["ANKH"] and t.state.items_of(0) == ["ANKH", "ANKH"]
     assert t.of("EffectEnded")[-1].source == "Pyramid"
-    # the SCARAB (one piece) to its own holder would be no gain: "whichever is possible" leaves it out (R140)
-    from domain.everaegis.effects import _items_to_give
+    # R106: the SCARAB (one piece) given to its own holder is no gain at all
+    from domain.everaegis.effects import gain_item
 
-    assert "SCARAB" not in _items_to_give(t.state, ["ANKH", "CANOPIC JAR", "SCARAB"], 4)
+    again = Ctx(t.state.clone())
+    gain_item(again, 4, "SCARAB", "test")
+    assert [e.TYPE for e in again.events] == ["ItemNotGained"] and again.state.items_of(4) == ["SCARAB"]

@@ -60,12 +60,15 @@ def test_a54_classic_needs_plain_unknown_with_the_shipped_catalog():
     assert err.value.rule == "A54" and "plain_unknown=1" in err.value.message
 
 
-def test_r19_limited_selection_for_10_players_needs_30_mats_and_29_can_be_used():
-    """Hooded Fox is left out until his items exist (docs/rulings.md), so 29 mats remain."""
+def test_r19_a44_limited_selection_needs_enough_mats_for_everyone():
+    """30 mats: 10 players with 3 each is the most (A44); 8 players with 4 each is refused."""
     with pytest.raises(MalformedCommand) as err:
-        classic(10, "limited")
-    assert err.value.rule == "R19-R21" and "needs 30 leader mats" in err.value.message
-    assert classic(10, "limited", limited_mats=2).state.stage == "leaders"
+        classic(8, "limited", limited_mats=4)
+    assert err.value.rule == "R19-R21" and "needs 32 leader mats" in err.value.message
+    assert classic(10, "limited").state.stage == "leaders"
+    with pytest.raises(MalformedCommand) as err:
+        Table(4, variants="classic", selection="limited", options={"limited_mats": 2})  # without plain_unknown
+    assert "needs 8 leader mats" in err.value.message or err.value.rule == "A54"
 
 
 def test_a54_estate_cards_are_marked_plain_in_every_view():
@@ -130,7 +133,7 @@ def test_r19_limited_selection_mats_are_private_until_every_player_keeps_one():
     s = t.state
     assert s.stage == "leaders" and all(len(p.mats) == 3 for p in s.players)
     dealt = [m for p in s.players for m in p.mats]
-    assert len(set(dealt)) == 9 and "Hooded Fox" not in dealt
+    assert len(set(dealt)) == 9
     assert t.view(0)["players"][0]["mats"] == s.players[0].mats
     assert "mats" not in t.view(1)["players"][0] and "mats" not in t.view(SPECTATOR)["players"][0]
     assert {n.seat for n in t.waiting()} == {0, 1, 2}
@@ -196,7 +199,7 @@ def test_r21_freeform_picks_in_turn_order_and_a_mat_is_picked_once():
 def test_r50_r51_a54_a_plain_leaders_laboratory_has_no_effect_but_is_still_a_claim():
     t = classic(3, "freeform", seed="plainlab")
     while t.state.stage == "leaders":
-        t.play(t.options(t.waiting()[0].seat)[0].command)
+        t.play(next(o for o in t.options(t.waiting()[0].seat) if "plain" in o.label).command)
     seat = t.state.current
     assert seat is not None
     labs = [o for o in t.options(seat) if o.command.get("action") == "laboratory"]

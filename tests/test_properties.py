@@ -124,8 +124,8 @@ def make(seats: int, variants: str) -> Config:
     """``variants`` as in VARIANTS: a Classic entry carries its leader selection after a colon."""
     variants, _, selection = variants.partition(":")
     options = {"plain_unknown": 1} if selection else None
-    if selection == "limited" and seats * 3 > 29:
-        options = {"plain_unknown": 1, "limited_mats": 2}  # 29 mats can be dealt (Hooded Fox is left out)
+    if selection == "limited" and seats * 3 > 30:  # pragma: no cover - 30 mats serve 10 players with 3 each
+        options = {"plain_unknown": 1, "limited_mats": 2}
     return make_config(seats=seats, variants=variants, reaction_seconds=0, options=options, selection=selection or None)
 
 

@@ -13,7 +13,8 @@ from domain.everaegis import events as ev
 from domain.everaegis.cards import discard_card
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
-from domain.everaegis.items import discard_item, give_treaty, give_wall, items_in_play, place_sanction_step
+from domain.everaegis.effects import leader_source, plans
+from domain.everaegis.items import discard_item, give_treaty, give_wall, item_label, items_in_play, place_sanction_step
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState
 from domain.everaegis.war import war_step
@@ -46,8 +47,13 @@ def declarations(s: GameState, seat: int, only: str | None = None, wanted: dict[
             # R109, A20: the slot is replaced by the SANCTION's text; not a claim (A17)
             out.append(Option(f"{spec.name} (SANCTIONED: discard an unrevealed card)", _declare(seat, action), action))
             continue
+        leader_effect = s.leader_effect(seat, action) if action in ("laboratory", "library") else None
         if s.plain_action(seat, action):
             out.append(Option(_plain_label(s, seat, spec.name), _declare(seat, action), action))
+        elif leader_effect is not None:  # the leader's own text, every choice declared (RULINGS)
+            source = leader_source(s, seat, action)
+            for choices, label in plans(s, seat, source, leader_effect["steps"]):
+                out.append(Option(f"{spec.name}: {label}", _declare(seat, action, choices=choices), action))
         elif action in ("recruit", "treasury", "barracks", "laboratory"):
             out.append(Option(spec.name, _declare(seat, action), action))
         elif action == "war":
@@ -94,27 +100,13 @@ def _mason_options(s: GameState, seat: int, partner: int | None, remaining: list
     # one option per distinct choice: a player holding 2 BRIGS may lose both (two pieces, one reference)
     choices = sorted({(ref,) for ref in pieces} | set(combinations(pieces, 2)))
     for combo in choices:
-        label = "Mason: discard " + " and ".join(_item_label(s, r) for r in combo)
+        label = "Mason: discard " + " and ".join(item_label(s, r) for r in combo)
         out.append(Option(label, _declare(seat, "mason", discard=list(combo)), "mason"))
     wall_with_partner = partner is not None and s.wall == partner  # R107: the partner cannot be affected
     for r in remaining:
         if r != s.wall and r != partner and not wall_with_partner:
             out.append(Option(f"Mason: give the WALL to {_name(s, r)}", _declare(seat, "mason", give_wall=r), "mason"))
     return out
-
-
-def _item_label(s: GameState, ref: str) -> str:
-    if ref == "WALL":
-        return f"the WALL ({_name(s, s.wall)})" if s.wall is not None else "the WALL"
-    if ref == "TREATY":
-        return f"the TREATY ({_name(s, s.treaty)})" if s.treaty is not None else "the TREATY"
-    if ref.startswith("BRIG@"):
-        return f"a BRIG of {_name(s, int(ref[5:]))}"
-    if ref.startswith("SANCTION@"):
-        seat, action = ref[9:].split(":")
-        return f"the SANCTION on {_name(s, int(seat))}'s {action.title()}"
-    item, _, holder = ref.rpartition("@")
-    return f"the {item} ({_name(s, int(holder))})"
 
 
 def _library_options(
@@ -226,8 +218,25 @@ def execute_step(ctx: Ctx) -> bool:
     assert act is not None
     d, action, plan = act.declarer, act.action, act.plan
     done = ev.ActionCompleted
+    leader_effect = s.leader_effect(d, action) if action in ("laboratory", "library") else None
     if s.plain_action(d, action):
         ctx.emit(done(seat=d, action=action, outcome=f"no effect: {s.players[d].leader}'s text is not printed (A54)"))
+    elif leader_effect is not None:
+        if act.step == 0:
+            ctx.emit(
+                ev.EffectQueued(
+                    id=s.effects_queued + 1,
+                    source=leader_source(s, d, action),
+                    owner=d,
+                    steps=list(leader_effect["steps"]),
+                    reason=f"{action} (R50-R51)",
+                    plan=list(plan.get("choices", [])),
+                    guarded=[g.seat for g in act.guards if g.status == "stands"],
+                    for_action=True,
+                )
+            )
+        else:
+            ctx.emit(done(seat=d, action=action, outcome="done"))
     elif action == "recruit":
         change_soldiers(ctx, d, RECRUIT_SOLDIERS, "recruit (R44)")
         ctx.emit(done(seat=d, action=action, outcome=f"gained {RECRUIT_SOLDIERS} soldiers"))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from domain.everaegis.vocabulary import EffectError, check_effect
+from domain.everaegis.vocabulary import LEADER_MOMENTS, EffectError, check_effect
 from domain.kernel.errors import MalformedCommand
 
 TEXT_KNOWN = ("full", "partial", "none")
@@ -110,11 +110,22 @@ def validate(data: Any, *, against: ClassicCatalog | None = None) -> ClassicCata
     for i, e in enumerate(leaders):
         if e["text_known"] == "full" and not isinstance(e.get("actions"), dict):
             raise CatalogError(f"catalog: leaders[{i}] ({e['name']}) is marked full but has no 'actions'")
+        effects = e.get("effects")
+        if effects is None:
+            continue
+        if not isinstance(effects, dict) or not set(effects) <= set(LEADER_MOMENTS):
+            raise CatalogError(f"catalog: leaders[{i}] ({e['name']}): effects may only be {', '.join(LEADER_MOMENTS)}")
+        for key, effect in effects.items():
+            try:
+                check_effect(effect, leader=key)
+            except EffectError as err:
+                raise CatalogError(f"catalog: leaders[{i}] ({e['name']}) {key}: {err}") from None
     names = {e["name"] for e in items}
-    for section, entries in (("estates", estates), ("items", items)):
+    for section, entries in (("estates", estates), ("items", items), ("leaders", leaders)):
         for i, e in enumerate(entries):
-            for step in (e.get("effect") or {}).get("steps", []):
-                unknown = [n for n in step.get("items", []) if n not in names]
+            effects = [e.get("effect") or {}, *(e.get("effects") or {}).values()]
+            for step in _all_steps([s for effect in effects for s in effect.get("steps", [])]):
+                unknown = [n for n in step.get("items", []) if n not in names and n != "$discarded"]
                 if unknown:
                     raise CatalogError(f"catalog: {section}[{i}] ({e['name']}): give_item names unknown item(s) {unknown}")
     if len(estates) != ESTATES:
@@ -140,6 +151,17 @@ def validate(data: Any, *, against: ClassicCatalog | None = None) -> ClassicCata
             if e["count"] != against.items[name]["count"]:
                 raise CatalogError(f"catalog: items: {name} count {e['count']}, the box has {against.items[name]['count']}")
     return made
+
+
+def _all_steps(steps: list[Any]) -> list[dict[str, Any]]:
+    """Every step, those inside a ``choose`` included."""
+    out = []
+    for step in steps:
+        if isinstance(step, dict):
+            out.append(step)
+            for option in step.get("options", []) if isinstance(step.get("options"), list) else []:
+                out.extend(_all_steps(option if isinstance(option, list) else []))
+    return out
 
 
 def shipped() -> ClassicCatalog:

@@ -19,10 +19,10 @@ from domain.kernel.errors import MalformedCommand
 
 # Leaders whose full text is known but whose effects this engine does not execute yet: they are kept
 # out of selection rather than played as something they are not. Each entry says what is missing.
-NOT_BUILT = {
-    "Hooded Fox": "his Laboratory, Library and VIGILANTE ability need the Classic items "
-    "(BOMB, DAGGER, CALTROPS, BIRD, GLOVE), which the engine does not model yet",
-}
+NOT_BUILT: dict[str, str] = {}
+
+
+BUILT = ("Hooded Fox",)  # leaders whose own texts this engine executes (as effects in the vocabulary)
 
 
 def _estate(entry: dict[str, Any], plain: bool) -> dict[str, Any]:
@@ -42,6 +42,7 @@ def _leader(entry: dict[str, Any], plain: bool) -> dict[str, Any]:
         "text_known": entry["text_known"],
         "ability": entry.get("ability"),
         "actions": entry.get("actions"),
+        "effects": None if plain else entry.get("effects"),
         "plain": plain,
     }
 
@@ -70,7 +71,9 @@ def choose(config: Config, catalog: ClassicCatalog, source: str = "shipped") -> 
         for entry in catalog.leaders.values():
             if entry["name"] in NOT_BUILT:
                 continue
-            known = entry["text_known"] == "full"
+            # a leader's Laboratory, Library and ability are played only where the engine has them (BUILT);
+            # any other mat, even one whose text a catalog gives in full, is a plain mat (A54)
+            known = entry["text_known"] == "full" and entry["name"] in BUILT
             if known or allow_plain:
                 leaders.append(_leader(entry, plain=not known))
         need = mats_needed(config)
@@ -78,7 +81,7 @@ def choose(config: Config, catalog: ClassicCatalog, source: str = "shipped") -> 
             raise MalformedCommand(
                 f"{config.selection} selection needs {need} leader mats for {config.seats} players; "
                 f"{len(leaders)} can be used (mats without their printed text need the option plain_unknown=1; "
-                f"not built: {', '.join(NOT_BUILT)}). Use selection simpleton to play the Simpleton sides",
+                f"not built: {', '.join(NOT_BUILT) or 'none'}). Use selection simpleton to play the Simpleton sides",
                 rule="R19-R21",
             )
     items = [

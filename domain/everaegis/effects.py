@@ -17,6 +17,7 @@ from typing import Any
 from domain.everaegis import events as ev
 from domain.everaegis.cards import discard_card, reveal
 from domain.everaegis.context import Ctx
+from domain.everaegis.items import discard_item, item_label, items_in_play
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState, Pending
 
@@ -80,7 +81,7 @@ def _start_work(s: GameState, p: Pending, step: dict[str, Any]) -> dict[str, Any
     left = step.get("count", step.get("amount", 1))
     if "who" not in step:
         return {"targets": [], "left": left}
-    targets = _players(s, p, step["who"])
+    targets = [t for t in _players(s, p, step["who"]) if t not in p.guarded or t == p.owner]  # R66
     if step["who"] in PICK_ONE and len(targets) > 1:
         return None
     return {"targets": targets[:1] if step["who"] in PICK_ONE else targets, "left": left}
@@ -121,10 +122,29 @@ def decision(s: GameState) -> Decision | None:
         return None
     step = p.steps[p.index]
     name = step["step"]
+    if name == "choose":
+        opts = tuple((describe_steps(option, names), i) for i, option in enumerate(step["options"]))
+        if step["may"]:
+            opts += (("Do none of these", "none"),)
+        return Decision(p.owner, opts, f"{p.source}: choose one")
+    if name == "bomb_soldier":
+        if _bomb_guarded(s, p):
+            return None
+        opts = (("Add an unused soldier to the BOMB", "add"),)
+        if s.item_soldiers.get("BOMB", 0) > 0:
+            opts += (("Remove a soldier from the BOMB", "remove"),)
+        if step["may"]:
+            opts += (("Leave the BOMB as it is", "leave"),)
+        return Decision(p.owner, opts, f"{p.source}: the BOMB")  # even a single way is said in the declaration
+    if name == "discard_item_in_play":
+        refs = _discardable(s, p)
+        if (p.work or {}).get("left", step["count"]) <= 0 or not refs:
+            return None
+        return Decision(p.owner, tuple((f"Discard {item_label(s, r)}", r) for r in refs), f"{p.source}: discard an item in play")
     if p.work is None:
         if _start_work(s, p, step) is not None:
             return None
-        targets = _players(s, p, step["who"])
+        targets = [t for t in _players(s, p, step["who"]) if t not in p.guarded or t == p.owner]
         return Decision(p.owner, tuple((names[t], t) for t in targets), f"{p.source}: choose {step['who']} ({name})")
     work = p.work
     if name in ("reveal", "discard_unrevealed"):
@@ -143,14 +163,11 @@ def decision(s: GameState) -> Decision | None:
         opts = tuple((f"Unreveal {names[o]}'s {c.name} ({c.id})", c.id) for o, c in cards)
         return Decision(p.owner, opts, f"{p.source}: unreveal 1 revealed card in play")
     if name == "give_item":
-        if not work["targets"]:
+        if not work["targets"] or len(step["items"]) <= 1:
             return None
         target = work["targets"][0]
-        items = _items_to_give(s, step["items"], target)
-        if len(items) <= 1:
-            return None
-        opts = tuple((f"Give {names[target]} the {item}", item) for item in items)
-        return Decision(p.owner, opts, f"{p.source}: choose the item to give (R140)")
+        opts = tuple((f"Give {names[target]} the {item}", item) for item in step["items"])
+        return Decision(p.owner, opts, f"{p.source}: choose the item to give (R143: or)")
     if name == "discard_soldiers_in_play":
         holders = [q.seat for q in s.players if q.soldiers > 0]
         if work["left"] <= 0 or not holders or (len(holders) == 1 and not step["up_to"]):
@@ -165,14 +182,29 @@ def decision(s: GameState) -> Decision | None:
 def effect_step(ctx: Ctx) -> bool:
     """Run the first effect one step further. False when a player must choose (see ``decision``)."""
     s = ctx.state
-    if decision(s) is not None:
-        return False
+    d = decision(s)
+    if d is not None:
+        p = s.effects[0]
+        if p.plan is None or d.kind == "order":
+            return False
+        return _use_plan(ctx, p, d)
     p = s.effects[0]
     if p.index >= len(p.steps):
         ctx.emit(ev.EffectEnded(id=p.id, source=p.source))
         return True
     step = p.steps[p.index]
     name = step["step"]
+    if name == "bomb_soldier":  # guarded (R66): the BOMB is left as it is
+        _progress(ctx, p, p.index + 1, None)
+        return True
+    if name == "discard_item_in_play":
+        work = p.work or {"left": step["count"]}
+        refs = _discardable(s, p)
+        if work["left"] <= 0 or not refs:
+            _progress(ctx, p, p.index + 1, None)
+        else:
+            _discard_ref(ctx, p, work, refs[0])
+        return True
     if p.work is None:
         work = _start_work(s, p, step)
         assert work is not None
@@ -214,7 +246,7 @@ def effect_step(ctx: Ctx) -> bool:
         if not work["targets"]:
             _progress(ctx, p, p.index + 1, None)
         else:
-            _give(ctx, p, step, work["targets"][0], _items_to_give(s, step["items"], work["targets"][0])[0])
+            _give(ctx, p, step, work["targets"][0], step["items"][0])
     elif name == "sacrifice_to_leader":
         to = s.seat_led_by(step["leader"])
         amount = min(step["amount"], s.players[p.owner].soldiers)
@@ -247,26 +279,27 @@ def _unreveal(ctx: Ctx, p: Pending, seat: int, card: Card) -> None:
     _progress(ctx, p, p.index, {**work, "left": work["left"] - 1})
 
 
-def _items_to_give(s: GameState, items: list[str], receiver: int) -> list[str]:
-    """R140 "whichever is possible": the items the receiver can really gain; if none, any of them."""
-    possible = [
-        i
-        for i in items
-        if s.held.get(i, {}).get(receiver, 0) == 0 and (s.supply(i) > 0 or any(seat != receiver for seat in s.held.get(i, {})))
-    ]
-    return possible or list(items)
+def _holding(s: GameState, item: str) -> tuple[int, dict[int, int], int]:
+    """(pieces in the box, pieces per holder, pieces in the reserve) of an item the effects may give."""
+    if item == "WALL":
+        held = {s.wall: 1} if s.wall is not None else {}
+        return 1, held, 1 - len(held)
+    if item == "BRIG":
+        held = {p.seat: p.brigs for p in s.players if p.brigs}
+        return s.brig_supply + sum(held.values()), held, s.brig_supply
+    entry = s.item_entry(item)
+    return (entry["count"] if entry else 0), s.held.get(item, {}), s.supply(item)
 
 
 def gain_item(ctx: Ctx, receiver: int, item: str, reason: str) -> None:
     """R105, R106: from the reserve, or taken from another holder (the first in turn order, a ruling); a
     player who already holds a one-piece item gains nothing; an eliminated receiver discards it (R124)."""
     s = ctx.state
-    entry = s.item_entry(item)
-    held = s.held.get(item, {})
-    if entry is not None and entry["count"] == 1 and held.get(receiver):
+    count, held, supply = _holding(s, item)
+    if count == 1 and held.get(receiver):
         ctx.emit(ev.ItemNotGained(seat=receiver, item=item, reason="already theirs: no item gain (R106)"))
         return
-    if s.supply(item) > 0:
+    if supply > 0:
         source: Any = "reserve"
     else:
         holders = s.in_turn_order([seat for seat in held if seat != receiver])
@@ -280,7 +313,8 @@ def gain_item(ctx: Ctx, receiver: int, item: str, reason: str) -> None:
 
 
 def _give(ctx: Ctx, p: Pending, step: dict[str, Any], receiver: int, item: str) -> None:
-    gain_item(ctx, receiver, item, f"{p.source} (card effect)")
+    if receiver not in p.guarded or receiver == p.owner:  # R66: a standing guard keeps the receiver out
+        gain_item(ctx, receiver, item, f"{p.source} (card effect)")
     work = dict(ctx.state.effects[0].work or {})
     _next_target(ctx, ctx.state.effects[0], step, work)
 
@@ -302,7 +336,17 @@ def choose(ctx: Ctx, seat: int, value: Any) -> None:
     p = s.effects[0]
     step = p.steps[p.index]
     name = step["step"]
-    if p.work is None:
+    if name == "choose":
+        chosen = [] if value == "none" else list(step["options"][value])
+        steps = p.steps[: p.index] + chosen + p.steps[p.index + 1 :]
+        ctx.emit(ev.EffectProgressed(id=p.id, index=p.index, work=None, steps=steps))
+    elif name == "bomb_soldier":
+        if value != "leave":
+            ctx.emit(ev.ItemSoldiersChanged(item="BOMB", delta=1 if value == "add" else -1, reason=p.source))
+        _progress(ctx, p, p.index + 1, None)
+    elif name == "discard_item_in_play":
+        _discard_ref(ctx, p, p.work or {"left": step["count"]}, value)
+    elif p.work is None:
         _progress(ctx, p, p.index, {"targets": [value], "left": step.get("count", step.get("amount", 1))})
     elif name in ("reveal", "discard_unrevealed"):
         target = p.work["targets"][0]
@@ -322,3 +366,164 @@ def choose(ctx: Ctx, seat: int, value: Any) -> None:
             _progress(ctx, p, p.index + 1, None)
         else:
             _take_soldier(ctx, p, value)
+
+
+# ----- steps on items in play, the BOMB, and declared choices -----
+
+
+def _bomb_guarded(s: GameState, p: Pending) -> bool:
+    holder = next(iter(s.held.get("BOMB", {})), None)
+    return holder is not None and holder in p.guarded and holder != p.owner
+
+
+def _discardable(s: GameState, p: Pending) -> list[str]:
+    return sorted(ref for ref, holder in items_in_play(s) if holder not in p.guarded or holder == p.owner)
+
+
+def _discard_ref(ctx: Ctx, p: Pending, work: dict[str, Any], ref: str) -> None:
+    discard_item(ctx, ref, f"{p.source} (card effect)")
+    _progress(ctx, ctx.state.effects[0], p.index, {**work, "left": work["left"] - 1})
+
+
+def _use_plan(ctx: Ctx, p: Pending, d: Decision) -> bool:
+    """A declared action's effect takes the next choice its declaration made; one that is no longer among
+    the options (the position changed during the window) skips that step (A43)."""
+    assert p.plan is not None
+    value = p.plan[0] if p.plan else None
+    offered = [v for _, v in d.options]
+    if p.plan:
+        ctx.emit(ev.EffectPlanUsed(id=p.id))
+    if value is None or value not in offered:
+        _progress(ctx, ctx.state.effects[0], p.index + 1, None)
+        return True
+    choose(ctx, d.seat, value)
+    return True
+
+
+def fire_triggers(ctx: Ctx) -> None:
+    """Abilities acting on an opponent's discarded item (VIGILANTE): queued as effects, "$discarded" bound to
+    the item. Only an item the ability can hand back is offered: a Classic item, the WALL or a BRIG (a TREATY
+    needs its giver, R107-R108; a SANCTION is discarded from a mat, not held, R109-R111)."""
+    s = ctx.state
+    for t in list(s.triggers):
+        seat = t["seat"]
+        effect = s.leader_effect(seat, "ability") if not s.players[seat].eliminated else None
+        if effect is None:
+            continue
+        offerable = t["item"] in ("WALL", "BRIG") or s.item_entry(t["item"]) is not None
+        steps = _bind(effect["steps"], t["item"], offerable)
+        leader = s.players[seat].leader
+        entry = s.leader_entry(leader) or {}
+        name = (entry.get("ability") or {}).get("name", "ability")
+        ctx.emit(
+            ev.EffectQueued(
+                id=ctx.state.effects_queued + 1,
+                source=f"{leader}'s {name}",
+                owner=seat,
+                steps=steps,
+                reason=f"{s.players[t['holder']].name}'s {t['item']} was discarded",
+            )
+        )
+    ctx.emit(ev.TriggersFired(count=len(s.triggers)))
+
+
+def _bind(steps: list[dict[str, Any]], item: str, offerable: bool) -> list[dict[str, Any]]:
+    out = []
+    for step in steps:
+        if step["step"] == "choose":
+            options = [_bind(o, item, offerable) for o in step["options"] if offerable or not _mentions_discarded(o)]
+            out.append({**step, "options": options})
+        elif step["step"] == "give_item":
+            out.append({**step, "items": [item if i == "$discarded" else i for i in step["items"]]})
+        else:
+            out.append(step)
+    return out
+
+
+def _mentions_discarded(steps: list[dict[str, Any]]) -> bool:
+    return any("$discarded" in step.get("items", []) for step in steps)
+
+
+def describe_steps(steps: list[dict[str, Any]], names: list[str]) -> str:
+    return "; ".join(describe(step) for step in steps)
+
+
+def describe(step: dict[str, Any]) -> str:
+    name = step["step"]
+    if name == "give_item":
+        return f"give {step['who']} the {' or the '.join(step['items'])}"
+    if name in ("gain_soldiers", "lose_soldiers"):
+        return f"{step['who']}: {name.replace('_', ' ')} {step['amount']}"
+    if name == "discard_item_in_play":
+        return f"discard {step['count']} item(s) in play"
+    return name.replace("_", " ")
+
+
+def leader_source(s: GameState, seat: int, action: str) -> str:
+    """How a leader's own action is named as the source of its effect: "Hooded Fox's Laboratory"."""
+    return f"{s.players[seat].leader}'s {action.title()}"
+
+
+def run_dry(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> GameState | None:
+    """The state after the effect runs with ``choices`` (None if it would wait for more choices)."""
+    ctx = Ctx(s.clone())
+    ctx.state.effects = []
+    ctx.emit(ev.EffectQueued(id=ctx.state.effects_queued + 1, source=source, owner=owner, steps=steps, plan=list(choices)))
+    for _ in range(1000):
+        if not ctx.state.effects or ctx.state.effects[0].source != source:
+            return ctx.state
+        if ctx.state.draw_queue:
+            return ctx.state
+        if not effect_step(ctx):
+            return None
+    raise AssertionError("an effect did not settle")  # pragma: no cover
+
+
+def plans(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], limit: int = 400) -> list[tuple[list[Any], str]]:
+    """Every full set of choices the effect can be declared with (RULINGS: the coherent declaration), with
+    a label; found by running it on copies of the state and branching at each choice."""
+    out: list[tuple[list[Any], str]] = []
+
+    def walk(choices: list[Any], labels: list[str]) -> None:
+        if len(out) >= limit:
+            return
+        ctx = Ctx(s.clone())
+        ctx.state.effects = []
+        ctx.emit(ev.EffectQueued(id=ctx.state.effects_queued + 1, source=source, owner=owner, steps=steps, plan=list(choices)))
+        for _ in range(1000):
+            st = ctx.state
+            if not st.effects or st.effects[0].source != source or st.draw_queue:
+                out.append((choices, "; ".join(labels)))
+                return
+            p = st.effects[0]
+            if p.plan:
+                effect_step(ctx)
+                continue
+            d = decision(st)
+            if d is None:
+                effect_step(ctx)
+                continue
+            for label, value in d.options:
+                walk([*choices, value], [*labels, label])
+            return
+
+    walk([], [])
+    return out
+
+
+def affected_by(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> set[int]:
+    """The players (other than the owner) whose soldiers, cards or items the declared effect would change."""
+    after = run_dry(s, owner, source, steps, choices)
+    if after is None:
+        return set()
+    out = set()
+    for before, now in zip(s.players, after.players, strict=True):
+        if before.seat == owner:
+            continue
+        if before.soldiers != now.soldiers or before.cards != now.cards or s.items_of(before.seat) != after.items_of(now.seat):
+            out.add(before.seat)
+        if (before.brigs, s.wall == before.seat, before.sanctions) != (now.brigs, after.wall == now.seat, now.sanctions):
+            out.add(before.seat)
+    if s.item_soldiers != after.item_soldiers:
+        out.update(seat for seat in s.held.get("BOMB", {}) if seat != owner)
+    return out

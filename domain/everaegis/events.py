@@ -566,6 +566,9 @@ class EffectQueued(Event):
     card: str = ""
     steps: list[dict[str, Any]] = field(default_factory=list)
     reason: str = ""
+    plan: list[Any] | None = None  # a declared action's choices (RULINGS: one declaration, one window)
+    guarded: list[int] = field(default_factory=list)
+    for_action: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -583,6 +586,7 @@ class EffectProgressed(Event):
     id: int = 0
     index: int = 0
     work: dict[str, Any] | None = None
+    steps: list[dict[str, Any]] | None = None  # a choice between lists of steps: the steps from now on
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -609,3 +613,26 @@ class SacrificesGiven(Event):
     to: int = 0
     amount: int = 0
     reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItemSoldiersChanged(Event):
+    """Soldiers added to or removed from an item that keeps a count with them (the BOMB)."""
+
+    item: str = ""
+    delta: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EffectPlanUsed(Event):
+    """A declared action's effect used (or skipped) the next choice its declaration made."""
+
+    id: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriggersFired(Event):
+    """The abilities waiting to fire have been queued as effects (or found inactive)."""
+
+    count: int = 0

@@ -369,6 +369,7 @@ def _item_not_gained(s: GameState, e: ev.ItemNotGained) -> None:
 
 @_on(ev.ItemDiscarded)
 def _item_discarded(s: GameState, e: ev.ItemDiscarded) -> None:
+    _note_discard(s, e.seat, e.item)
     if e.item == "BRIG":
         s.players[e.seat].brigs -= 1
         s.brig_supply += 1
@@ -519,9 +520,9 @@ def _resolving(s: GameState, e: ev.ActionResolving) -> None:
             and s.partner(act.declarer) != seat
             and s.players[seat].unrevealed  # nothing to discard: not affected
         ]
-    elif act.action == "laboratory" and not s.plain_action(act.declarer, act.action):
+    elif act.action == "laboratory" and s.players[act.declarer].leader is None:  # the Simpleton Laboratory
         s.draw_queue.extend([(act.declarer, "laboratory"), (act.declarer, "laboratory")])
-    elif act.action == "library" and "sanctions" in act.plan:
+    elif act.action == "library" and s.players[act.declarer].leader is None and "sanctions" in act.plan:
         act.todo = [t for t in act.plan["sanctions"] if not act.guarded(t["seat"])]
     elif act.action == "war":
         act.war = War(attacker=act.declarer, defender=act.plan["target"])
@@ -644,8 +645,14 @@ def _undo_claimed(s: GameState, e: ev.UndoClaimed) -> None:
 
 @_on(ev.EffectQueued)
 def _effect_queued(s: GameState, e: ev.EffectQueued) -> None:
-    s.effects.append(Pending(e.id, e.source, e.owner, list(e.steps)))
+    s.effects.append(
+        Pending(
+            e.id, e.source, e.owner, list(e.steps), plan=list(e.plan) if e.plan is not None else None, guarded=list(e.guarded)
+        )
+    )
     s.effects_queued = max(s.effects_queued, e.id)
+    if e.for_action and s.act is not None:
+        s.act.step = 1  # the action's effect is queued; the action completes once it has run
 
 
 @_on(ev.EffectsOrdered)
@@ -662,6 +669,8 @@ def _effect_progressed(s: GameState, e: ev.EffectProgressed) -> None:
     assert p.id == e.id
     p.index = e.index
     p.work = dict(e.work) if e.work is not None else None
+    if e.steps is not None:
+        p.steps = list(e.steps)
 
 
 @_on(ev.EffectEnded)
@@ -679,3 +688,29 @@ def _sacrifices(s: GameState, e: ev.SacrificesGiven) -> None:
 def _cards_to_gain(s: GameState, e: ev.CardsToGain) -> None:
     for _ in range(e.count):
         s.draw_queue.extend((seat, e.reason) for seat in e.seats)
+
+
+@_on(ev.ItemSoldiersChanged)
+def _item_soldiers(s: GameState, e: ev.ItemSoldiersChanged) -> None:
+    s.item_soldiers[e.item] = s.item_soldiers.get(e.item, 0) + e.delta
+
+
+@_on(ev.EffectPlanUsed)
+def _plan_used(s: GameState, e: ev.EffectPlanUsed) -> None:
+    p = s.effects[0]
+    assert p.id == e.id and p.plan
+    p.plan.pop(0)
+
+
+@_on(ev.TriggersFired)
+def _triggers_fired(s: GameState, e: ev.TriggersFired) -> None:
+    s.triggers = []
+
+
+def _note_discard(s: GameState, holder: int, item: str) -> None:
+    """An opponent's item discarded: abilities that act on it fire next (VIGILANTE). INK QUILL is a token (R108)."""
+    if s.components is None or item == "INK QUILL":
+        return
+    for p in s.players:
+        if p.seat != holder and not p.eliminated and s.leader_effect(p.seat, "ability"):
+            s.triggers.append({"seat": p.seat, "item": item, "holder": holder})

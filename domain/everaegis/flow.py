@@ -12,7 +12,7 @@ from domain.everaegis import events as ev
 from domain.everaegis.actions import execute_step, put_back_choices, sanction_choices, sanction_step
 from domain.everaegis.cards import chooser, draw_step, reveal
 from domain.everaegis.context import Ctx
-from domain.everaegis.effects import decision, effect_step
+from domain.everaegis.effects import decision, effect_step, fire_triggers
 from domain.everaegis.items import brig_sources, sanction_sources
 from domain.everaegis.leaders import choosers, selection_step
 from domain.everaegis.reactions import (
@@ -54,6 +54,9 @@ def step(ctx: Ctx) -> bool:
         return False
     if s.draw_queue:
         return draw_step(ctx)
+    if s.triggers:
+        fire_triggers(ctx)
+        return True
     if s.effects:
         return effect_step(ctx)
     if s.stage == "setup":

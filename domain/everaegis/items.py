@@ -28,6 +28,25 @@ def items_in_play(s: GameState) -> list[tuple[str, int]]:
     return out
 
 
+def item_label(s: GameState, ref: str) -> str:
+    """An item piece in play, in words: "the WALL (Sally)", "a BRIG of Jeff", "the BEAR (Fred)"."""
+    if ref == "WALL":
+        return f"the WALL ({_seat_name(s, s.wall)})" if s.wall is not None else "the WALL"
+    if ref == "TREATY":
+        return f"the TREATY ({_seat_name(s, s.treaty)})" if s.treaty is not None else "the TREATY"
+    if ref.startswith("BRIG@"):
+        return f"a BRIG of {_seat_name(s, int(ref[5:]))}"
+    if ref.startswith("SANCTION@"):
+        seat, action = ref[9:].split(":")
+        return f"the SANCTION on {_seat_name(s, int(seat))}'s {action.title()}"
+    item, _, holder = ref.rpartition("@")
+    return f"the {item} ({_seat_name(s, int(holder))})"
+
+
+def _seat_name(s: GameState, seat: int | None) -> str:
+    return s.players[seat].name if seat is not None else "the reserve"
+
+
 def discard_item(ctx: Ctx, ref: str, reason: str) -> None:
     s = ctx.state
     if ref == "WALL":

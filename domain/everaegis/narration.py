@@ -441,3 +441,19 @@ def _cards_to_gain(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 @_on("SacrificesGiven")
 def _sacrifices(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return f"{who(e['seat'])} gives {who(e['to'])} {e['amount']} soldier(s) as sacrifices ({e['reason']})"
+
+
+@_on("ItemSoldiersChanged")
+def _item_soldiers(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    verb = "added to" if e["delta"] > 0 else "removed from"
+    return f"{abs(e['delta'])} unused soldier(s) {verb} the {e['item']} ({e['reason']})"
+
+
+@_on("EffectPlanUsed")
+def _plan_used(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return "The effect follows the choices its declaration made"
+
+
+@_on("TriggersFired")
+def _triggers(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{e['count']} ability trigger(s) checked"

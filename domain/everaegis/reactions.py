@@ -9,6 +9,7 @@ from domain.everaegis import events as ev
 from domain.everaegis.cards import reveal
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.context import Ctx
+from domain.everaegis.effects import affected_by, leader_source
 from domain.everaegis.items import gain_brig_step
 from domain.everaegis.state import Act, Card, GameState
 
@@ -22,7 +23,11 @@ def affected(s: GameState, act: Act) -> set[int]:
         out = {plan["recipient"]} | ({owner} if owner is not None else set())
     elif act.action == "barracks":
         out = {seat for seat in s.remaining() if s.partner(d) != seat}
-    elif act.action == "library" and not s.plain_action(d, "library"):
+    elif act.action in ("laboratory", "library") and s.leader_effect(d, act.action) is not None:
+        effect = s.leader_effect(d, act.action)
+        assert effect is not None
+        out = affected_by(s, d, leader_source(s, d, act.action), effect["steps"], plan.get("choices", []))
+    elif act.action == "library" and s.players[d].leader is None:
         if "treaty" in plan:
             out = {plan["treaty"]}
         else:

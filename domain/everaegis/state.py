@@ -144,9 +144,16 @@ class Pending:
     index: int = 0
     work: dict[str, Any] | None = None
     chosen: bool = False  # picked to run first among several (R131)
+    plan: list[Any] | None = None  # a declared action's choices, made in the declaration (RULINGS)
+    guarded: list[int] = field(default_factory=list)  # players a standing guard keeps out of it (R66)
 
     def clone(self) -> Pending:
-        return replace(self, work=dict(self.work) if self.work is not None else None)
+        return replace(
+            self,
+            steps=list(self.steps),
+            work=dict(self.work) if self.work is not None else None,
+            plan=list(self.plan) if self.plan is not None else None,
+        )
 
     @property
     def started(self) -> bool:
@@ -239,6 +246,8 @@ class GameState:
     components: dict[str, Any] | None = None  # Classic: the ComponentsChosen record (texts, plain marks)
     selecting: list[int] = field(default_factory=list)  # Freeform/Drafting: who picks a leader next, in order
     held: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items: name -> {seat: pieces}
+    item_soldiers: dict[str, int] = field(default_factory=dict)  # soldiers kept on an item (the BOMB)
+    triggers: list[dict[str, Any]] = field(default_factory=list)  # abilities to fire (an opponent's item discarded)
     effects: list[Pending] = field(default_factory=list)  # card effects to run, the first one first
     effects_queued: int = 0
     wall: int | None = None
@@ -281,6 +290,8 @@ class GameState:
             components=self.components,  # never changed once recorded: shared
             selecting=list(self.selecting),
             held={name: dict(by) for name, by in self.held.items()},
+            item_soldiers=dict(self.item_soldiers),
+            triggers=list(self.triggers),
             effects=[p.clone() for p in self.effects],
             effects_queued=self.effects_queued,
             wall=self.wall,
@@ -415,6 +426,13 @@ class GameState:
             if p.leader == leader:
                 return p.seat
         return None
+
+    def leader_effect(self, seat: int, key: str) -> dict[str, Any] | None:
+        """The effect of ``seat``'s leader's laboratory, library or ability, if the engine plays it."""
+        entry = self.leader_entry(self.players[seat].leader)
+        if entry is None or entry["plain"]:
+            return None
+        return (entry.get("effects") or {}).get(key)
 
     def leader_entry(self, name: str | None) -> dict[str, Any] | None:
         if self.components is None or name is None:

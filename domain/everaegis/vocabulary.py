@@ -7,7 +7,11 @@ with the parameters below. ``effects.py`` executes them; nothing else knows a ca
 Moments (R92, R93, R26, R29):
 - ``revealed``: a trigger estate, once, right after the card is fully revealed;
 - ``begin`` / ``end``: a condition estate, in its possessor's Begin / End Phase while revealed;
-- ``while revealed``: a condition estate in constant effect while revealed and possessed (only conditions).
+- ``while revealed``: a condition estate in constant effect while revealed and possessed (only conditions);
+- ``declared``: a leader's Laboratory or Library, with every choice made in the declaration (RULINGS:
+  one declaration, one window);
+- ``opponent item discarded``: a leader's ability that acts whenever an opponent's item is discarded (the
+  step parameter ``"$discarded"`` names that item).
 
 Who a step is about (``who``), R133-R138:
 - ``self``: the card's possessor; ``any player``: one remaining player the possessor picks (themselves
@@ -19,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-MOMENTS = ("revealed", "begin", "end", "while revealed")
+MOMENTS = ("revealed", "begin", "end", "while revealed", "declared", "opponent item discarded")
+LEADER_MOMENTS = {"laboratory": "declared", "library": "declared", "ability": "opponent item discarded"}
 WHO = ("self", "any player", "an opponent", "each opponent", "all players")
 COUNT = ("count", int, 1, 8)
 AMOUNT = ("amount", int, 1, 20)
@@ -40,6 +45,15 @@ STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
         (("items", list), ("who", WHO)),
         "the possessor gives 1 of the items (whichever is possible, R140) to a player: from the reserve, or taken "
         "from its holder (R105, R106); a player who already holds it gains nothing (R106)",
+    ),
+    "bomb_soldier": (
+        (("may", (True, False)),),
+        "the possessor adds or removes an unused soldier from the BOMB ('may': or leaves it)",
+    ),
+    "discard_item_in_play": ((COUNT,), "the possessor discards items in play, any player's (R47, R145)"),
+    "choose": (
+        (("options", "steps"), ("may", (True, False))),
+        "the possessor picks one list of steps, which then runs ('may': or none; R143 'or')",
     ),
     "sacrifice_to_leader": (
         (("leader", str), AMOUNT),
@@ -64,6 +78,12 @@ def _check_param(where: str, step: dict[str, Any], spec: tuple[Any, ...]) -> Non
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
             raise EffectError(f"{where}: '{name}' must be a non-empty list of names")
         return
+    if spec[1] == "steps":
+        if not isinstance(value, list) or len(value) < 2 or not all(isinstance(o, list) and o for o in value):
+            raise EffectError(f"{where}: '{name}' must list 2 or more non-empty lists of steps")
+        for k, option in enumerate(value, start=1):
+            _check_steps(option, where=f"{where} option {k}")
+        return
     if spec[1] is str:
         if not isinstance(value, str) or not value.strip():
             raise EffectError(f"{where}: '{name}' must be a name")
@@ -77,7 +97,7 @@ def _check_param(where: str, step: dict[str, Any], spec: tuple[Any, ...]) -> Non
         raise EffectError(f"{where}: '{name}' must be a whole number from {low} to {high}, not {value!r}")
 
 
-def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = False) -> None:
+def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = False, leader: str | None = None) -> None:
     """Raise ``EffectError`` unless ``effect`` is written in the vocabulary (and fits the estate's type; an
     item's effect acts at its holder's Begin or End Phase, R102, R114-R117)."""
     if not isinstance(effect, dict):
@@ -88,6 +108,10 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
     when = effect.get("when")
     if when not in MOMENTS:
         raise EffectError(f"effect 'when' must be one of {', '.join(MOMENTS)}, not {when!r}")
+    if leader is not None and when != LEADER_MOMENTS[leader]:
+        raise EffectError(f"a leader's {leader} acts when '{LEADER_MOMENTS[leader]}', not {when!r}")
+    if leader is None and when in ("declared", "opponent item discarded"):
+        raise EffectError(f"'when': {when!r} is for a leader's actions and ability")
     if item and when not in ("begin", "end"):
         raise EffectError("an item's effect acts at its holder's Begin or End Phase: 'when' must be begin or end")
     if estate_type == "trigger" and when != "revealed":
@@ -97,27 +121,33 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
     steps = effect.get("steps")
     if not isinstance(steps, list) or not steps:
         raise EffectError("effect 'steps' must be a non-empty list")
-    for i, step in enumerate(steps, start=1):
-        where = f"effect step {i}"
-        if not isinstance(step, dict) or not isinstance(step.get("step"), str):
-            raise EffectError(f"{where}: each step is an object with a 'step' name")
-        name = step["step"]
-        if when == "while revealed":
+    if when == "while revealed":
+        for i, step in enumerate(steps, start=1):
+            name = step.get("step") if isinstance(step, dict) else None
             if name not in CONDITIONS:
-                raise EffectError(f"{where}: unknown condition {name!r}; conditions: {', '.join(CONDITIONS)}")
+                raise EffectError(f"effect step {i}: unknown condition {name!r}; conditions: {', '.join(CONDITIONS)}")
             if set(step) != {"step"}:
-                raise EffectError(f"{where}: the condition {name} takes no parameters")
-            continue
+                raise EffectError(f"effect step {i}: the condition {name} takes no parameters")
+        return
+    _check_steps(steps, where="effect step")
+
+
+def _check_steps(steps: list[Any], *, where: str) -> None:
+    for i, step in enumerate(steps, start=1):
+        here = f"{where} {i}"
+        if not isinstance(step, dict) or not isinstance(step.get("step"), str):
+            raise EffectError(f"{here}: each step is an object with a 'step' name")
+        name = step["step"]
         if name not in STEPS:
             hint = " (a condition: use when 'while revealed')" if name in CONDITIONS else ""
-            raise EffectError(f"{where}: unknown step {name!r}{hint}; steps: {', '.join(STEPS)}")
+            raise EffectError(f"{here}: unknown step {name!r}{hint}; steps: {', '.join(STEPS)}")
         params = STEPS[name][0]
         allowed = {"step"} | {p[0] for p in params}
         unknown = sorted(set(step) - allowed)
         if unknown:
-            raise EffectError(f"{where} ({name}): unknown parameter(s) {', '.join(unknown)}")
+            raise EffectError(f"{here} ({name}): unknown parameter(s) {', '.join(unknown)}")
         for spec in params:
-            _check_param(f"{where} ({name})", step, spec)
+            _check_param(f"{here} ({name})", step, spec)
 
 
 def conditions(effect: dict[str, Any] | None) -> set[str]:

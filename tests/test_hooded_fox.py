@@ -1,0 +1,97 @@
+"""Hooded Fox, the one leader mat the rulebook prints in full: his Laboratory, Library and VIGILANTE, played
+from their printed texts written in the effect vocabulary (R50-R51, R105-R106, R130; catalog section 3.3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.everaegis.classic import shipped
+from domain.everaegis.redaction import SPECTATOR
+from domain.kernel.errors import IllegalCommand
+from tests.helpers import Table
+
+FOX, SALLY, JEFF, PETER = 0, 1, 2, 3
+NAMES = ["Fox", "Sally", "Jeff", "Peter"]
+
+
+def table(**rig):
+    rig = {"deck": ["Barracks", "Mason", "Library", "Temple"], "first_player": FOX, "leaders": {"0": "Hooded Fox"}, **rig}
+    return Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="freeform", names=NAMES)
+
+
+def test_the_shipped_texts_are_the_printed_ones_and_his_effects_are_data():
+    fox = shipped().leaders["Hooded Fox"]
+    assert (
+        fox["actions"]["laboratory"] == "Add or remove an unused soldier from the BOMB. Give any player the BOMB or the DAGGER."
+    )
+    assert set(fox["effects"]) == {"laboratory", "library", "ability"}
+
+
+def test_r50_his_laboratory_is_declared_with_every_choice_and_changes_the_bomb_and_gives_an_item():
+    t = table(hands={"0": ["Laboratory"]})
+    labs = [o for o in t.options(FOX) if o.command.get("action") == "laboratory"]
+    # the BOMB has no soldier yet: add only; then any of 4 players gets the BOMB or the DAGGER
+    assert len(labs) == 4 * 2
+    assert all(o.label.startswith("Laboratory: Add an unused soldier to the BOMB; ") for o in labs)
+    give = next(o for o in labs if o.command["choices"] == ["add", JEFF, "DAGGER"])
+    t.play(give.command)
+    assert t.state.window is not None and t.state.window.claim == "Laboratory"
+    assert JEFF in t.state.window.asked
+    t.pass_all()
+    assert t.state.item_soldiers["BOMB"] == 1 and t.state.items_of(JEFF) == ["DAGGER"]
+    assert t.view(SPECTATOR)["players"][JEFF]["items"] == ["DAGGER"]
+    assert t.of("ActionCompleted")[-1].action == "laboratory"
+
+
+def test_r66_a_guard_keeps_the_receiver_out_of_his_laboratory():
+    t = table(hands={"0": ["Laboratory"], "2": ["Laboratory"]})
+    give = next(o for o in t.options(FOX) if o.command.get("choices", [None])[1:] == [JEFF, "BOMB"])
+    t.play(give.command)
+    t.react(JEFF, "guard", "card")
+    for seat in list(t.state.window.waiting_for):
+        t.react(seat, "pass")
+    t.pass_all()  # the window on Jeff's guard
+    assert t.state.items_of(JEFF) == [] and t.state.item_soldiers["BOMB"] == 1  # the BOMB soldier still changed
+
+
+def test_r51_his_library_gives_the_caltrops_or_the_bird_or_discards_an_item_in_play():
+    t = table(hands={"0": ["Library"]}, items={"3": ["HORN"]}, wall=SALLY)
+    libs = [o.label for o in t.options(FOX) if o.command.get("action") == "library"]
+    assert sum("CALTROPS" in label for label in libs) == 4 and sum("BIRD" in label for label in libs) == 4
+    assert any("Discard the HORN (Peter)" in label for label in libs) and any("the WALL (Sally)" in label for label in libs)
+    discard = next(o for o in t.options(FOX) if o.command.get("action") == "library" and "HORN" in o.label)
+    t.play(discard.command)
+    t.pass_all()
+    assert t.state.items_of(PETER) == []
+
+
+def test_r130_vigilante_when_an_opponents_item_is_discarded_he_may_take_3_soldiers_with_the_glove_or_that_item():
+    t = table(hands={"0": ["Library"]}, items={"3": ["HORN"]}, soldiers={"0": 1})
+    discard = next(o for o in t.options(FOX) if o.command.get("action") == "library" and "HORN" in o.label)
+    t.play(discard.command)
+    t.pass_all()
+    prompt = t.prompts(FOX)[0]
+    assert prompt.kind == "effect_choice" and "VIGILANTE" in prompt.text
+    labels = [o.label for o in prompt.options]
+    assert "GLOVE" in labels[0] and "HORN" in labels[1] and labels[2] == "Do none of these"
+    t.play({"type": "effect_choice", "seat": FOX, "choice": 1})  # 3 soldiers along with the discarded HORN
+    assert t.soldiers(FOX) == 4 and t.state.items_of(FOX) == ["HORN"]
+    bomb = t.prompts(FOX)[0]  # "Afterwards, you may add or remove an unused soldier from the BOMB"
+    assert [o.command["choice"] for o in bomb.options] == ["add", "leave"]
+    t.play({"type": "effect_choice", "seat": FOX, "choice": "leave"})
+    assert not t.state.effects and t.state.item_soldiers.get("BOMB", 0) == 0
+
+
+def test_vigilante_ignores_his_own_items_and_a_token():
+    t = table(hands={"0": ["Mason"]}, items={"0": ["HORN"]})
+    mason = next(o for o in t.options(FOX) if o.command.get("action") == "mason" and "HORN" in o.label)
+    t.play(mason.command)
+    t.pass_all()
+    assert t.state.items_of(FOX) == []
+    assert [e.source for e in t.of("EffectQueued")] == ["HORN"]  # his HORN's Begin Phase, no VIGILANTE
+
+
+def test_a_plain_leader_has_no_vigilante_and_a_refused_plan_names_the_rule():
+    t = table(hands={"0": ["Laboratory"]})
+    with pytest.raises(IllegalCommand):
+        t.play({"type": "declare", "seat": FOX, "action": "laboratory", "choices": ["remove", JEFF, "BOMB"]})
