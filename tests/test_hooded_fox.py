@@ -95,3 +95,36 @@ def test_a_plain_leader_has_no_vigilante_and_a_refused_plan_names_the_rule():
     t = table(hands={"0": ["Laboratory"]})
     with pytest.raises(IllegalCommand):
         t.play({"type": "declare", "seat": FOX, "action": "laboratory", "choices": ["remove", JEFF, "BOMB"]})
+
+
+def test_r168_dictator_every_player_shares_the_reserve_mats_ability():
+    rig = {"deck": ["Barracks", "Mason"], "first_player": 0, "hands": {"0": ["Mason"]}, "items": {"1": ["HORN"]}}
+    t = Table(
+        4,
+        variants="classic+dictator",
+        rig={**rig, "dictator": "Hooded Fox"},
+        options={"plain_unknown": 1},
+        selection="simpleton",
+        names=NAMES,
+    )
+    assert t.view(SPECTATOR)["dictator"] == "Hooded Fox"
+    mason = next(o for o in t.options(0) if o.command.get("action") == "mason" and "HORN" in o.label)
+    t.play(mason.command)
+    t.pass_all()
+    # Sally's HORN was discarded: each of her opponents has VIGILANTE (A52); the current player orders them
+    assert sorted(e.owner for e in t.of("EffectQueued") if "VIGILANTE" in e.source) == [0, 2, 3]
+    assert [n.kind for n in t.waiting()] == ["effect_order"] and t.waiting()[0].seat == 0
+
+
+def test_r168_dictator_needs_the_classic_components_and_draws_a_mat_nobody_leads():
+    from domain.everaegis.config import make_config
+    from domain.kernel.errors import MalformedCommand
+
+    with pytest.raises(MalformedCommand) as err:
+        make_config(seats=4, variants="simpleton+dictator")
+    assert err.value.rule == "R168"
+    t = Table(4, variants="classic+dictator", options={"plain_unknown": 1}, selection="freeform", seed="dict")
+    while t.state.stage == "leaders":
+        t.play(t.options(t.waiting()[0].seat)[0].command)
+    chosen = t.of("DictatorChosen")
+    assert len(chosen) == 1 and chosen[0].mat not in [p.leader for p in t.state.players]

@@ -41,6 +41,8 @@ VARIANTS = [
     "classic+long:drafting",
     "classic+plague:freeform",
     "classic+survival:limited",
+    "classic+dictator:simpleton",
+    "classic+dictator+quick:freeform",
 ]
 MAX_TURNS = 400
 

@@ -67,7 +67,7 @@ def choose(config: Config, catalog: ClassicCatalog, source: str = "shipped") -> 
             rule="A54",
         )
     leaders = []
-    if config.selection != "simpleton":
+    if config.selection != "simpleton" or "dictator" in config.variants:
         for entry in catalog.leaders.values():
             if entry["name"] in NOT_BUILT:
                 continue
@@ -79,7 +79,8 @@ def choose(config: Config, catalog: ClassicCatalog, source: str = "shipped") -> 
         need = mats_needed(config)
         if len(leaders) < need:
             raise MalformedCommand(
-                f"{config.selection} selection needs {need} leader mats for {config.seats} players; "
+                f"{config.selection} selection{' and Dictator' if 'dictator' in config.variants else ''} "
+                f"needs {need} leader mats for {config.seats} players; "
                 f"{len(leaders)} can be used (mats without their printed text need the option plain_unknown=1; "
                 f"not built: {', '.join(NOT_BUILT) or 'none'}). Use selection simpleton to play the Simpleton sides",
                 rule="R19-R21",
@@ -104,8 +105,11 @@ SIMPLETON_ITEMS = ("WALL", "SANCTION", "TREATY", "BRIG")
 
 def mats_needed(config: Config) -> int:
     """Limited: N mats each (R19); Drafting: players + 2 (R20, A44); Freeform: one each (R21)."""
+    extra = 1 if "dictator" in config.variants else 0  # R168: one more mat goes to the reserve
     if config.selection == "limited":
-        return config.seats * config.option("limited_mats")
+        return config.seats * config.option("limited_mats") + extra
     if config.selection == "drafting":
-        return config.seats + 2
-    return config.seats
+        return config.seats + 2 + extra
+    if config.selection == "simpleton":
+        return extra
+    return config.seats + extra

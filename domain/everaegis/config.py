@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.kernel.errors import MalformedCommand
 
-VARIANTS = ("simpleton", "classic", "quick", "long", "plague", "survival")
+VARIANTS = ("simpleton", "classic", "quick", "long", "plague", "survival", "dictator")
 GAMES = ("simpleton", "classic")  # exactly one: the game the variants modify (R161, R162)
 SELECTIONS = ("simpleton", "limited", "drafting", "freeform")  # leader selection modes (R19-R22)
 
@@ -131,6 +131,12 @@ def parse_variants(text: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
         raise MalformedCommand(
             "name exactly one game, simpleton or classic, with its variants (e.g. simpleton+quick, classic+long)",
             rule="R161-R162",
+        )
+    if "dictator" in parts and "classic" not in parts:
+        raise MalformedCommand(
+            "Dictator shares a leader mat's ability, which needs the Classic components: play classic+dictator "
+            "(with selection simpleton for the book's Simpleton-Dictator)",
+            rule="R168",
         )
     if "long" in parts and "survival" in parts:
         raise MalformedCommand("Long Game and Survival cannot be combined: Survival has no card thresholds", rule="R165")

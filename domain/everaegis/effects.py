@@ -407,13 +407,13 @@ def fire_triggers(ctx: Ctx) -> None:
     s = ctx.state
     for t in list(s.triggers):
         seat = t["seat"]
-        effect = s.leader_effect(seat, "ability") if not s.players[seat].eliminated else None
-        if effect is None:
+        if t["mat"] not in s.abilities(seat):  # eliminated, or no longer theirs, since the discard
             continue
+        entry = s.leader_entry(t["mat"]) or {}
+        effect = entry["effects"]["ability"]
         offerable = t["item"] in ("WALL", "BRIG") or s.item_entry(t["item"]) is not None
         steps = _bind(effect["steps"], t["item"], offerable)
-        leader = s.players[seat].leader
-        entry = s.leader_entry(leader) or {}
+        leader = t["mat"]
         name = (entry.get("ability") or {}).get("name", "ability")
         ctx.emit(
             ev.EffectQueued(

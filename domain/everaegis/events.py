@@ -636,3 +636,12 @@ class TriggersFired(Event):
     """The abilities waiting to fire have been queued as effects (or found inactive)."""
 
     count: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class DictatorChosen(Event):
+    """Dictator: a leader mat nobody leads goes to the reserve; every player shares its ability (R168)."""
+
+    mat: str = ""
+    plain: bool = False
+    rng: list[int] = field(default_factory=list)

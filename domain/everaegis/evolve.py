@@ -712,5 +712,13 @@ def _note_discard(s: GameState, holder: int, item: str) -> None:
     if s.components is None or item == "INK QUILL":
         return
     for p in s.players:
-        if p.seat != holder and not p.eliminated and s.leader_effect(p.seat, "ability"):
-            s.triggers.append({"seat": p.seat, "item": item, "holder": holder})
+        if p.seat != holder:
+            for mat in s.abilities(p.seat):
+                s.triggers.append({"seat": p.seat, "mat": mat, "item": item, "holder": holder})
+
+
+@_on(ev.DictatorChosen)
+def _dictator(s: GameState, e: ev.DictatorChosen) -> None:
+    s.dictator = e.mat
+    if e.rng:
+        s.rng = e.rng[1]

@@ -121,3 +121,12 @@ def choose(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
             knowers=sorted({seat, to}) if to is not None else [seat],
         )
     )
+
+
+def choose_dictator(ctx: Ctx) -> None:
+    """R168, A52 ruling: the shared mat is drawn at random from the mats nobody leads, once leaders are known."""
+    s = ctx.state
+    rng = ctx.rng()
+    start = rng.counter
+    mat = rng.shuffle(pool(s))[0]
+    ctx.emit(ev.DictatorChosen(mat=mat, plain=_plain(s, mat), rng=[start, rng.counter]))

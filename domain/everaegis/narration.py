@@ -457,3 +457,9 @@ def _plan_used(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 @_on("TriggersFired")
 def _triggers(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return f"{e['count']} ability trigger(s) checked"
+
+
+@_on("DictatorChosen")
+def _dictator(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    shared = "no ability (its text is not printed)" if e.get("plain") else "its ability"
+    return f"Dictator: {e['mat']} goes to the reserve; every player shares {shared}"

@@ -101,6 +101,8 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
     if s.components is not None:
         out["estate_deck"] = {"size": len(s.estate_deck)}
         out["selection"] = s.config.selection
+        if s.dictator is not None:
+            out["dictator"] = s.dictator
         out["components"] = {
             "source": s.components["source"],
             "plain_estates": sorted(e["name"] for e in s.components["estates"] if e["plain"]),

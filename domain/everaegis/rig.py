@@ -23,7 +23,20 @@ from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card
 from domain.kernel.errors import MalformedCommand
 
-RIG_KEYS = ("deck", "hands", "years", "soldiers", "wall", "treaty", "brigs", "sanctions", "first_player", "leaders", "items")
+RIG_KEYS = (
+    "deck",
+    "hands",
+    "years",
+    "soldiers",
+    "wall",
+    "treaty",
+    "brigs",
+    "sanctions",
+    "first_player",
+    "leaders",
+    "items",
+    "dictator",
+)
 
 
 def _seat(value: Any, seats: int, what: str) -> int:
@@ -86,6 +99,9 @@ def validate(rig: Any, seats: int, components: dict[str, Any] | None = None) -> 
             raise MalformedCommand(f"rig: leaders: {mat!r} is not a mat this game can use", rule="R19-R21")
     if len(set(leaders.values())) != len(leaders):
         raise MalformedCommand("rig: leaders: a mat can lead only one player", rule="R19-R21")
+    dictator = rig.get("dictator")
+    if dictator is not None and (dictator not in mats or dictator in leaders.values()):
+        raise MalformedCommand(f"rig: dictator: {dictator!r} is not a mat nobody leads", rule="R168")
     counts = {e["name"]: e["count"] for e in components.get("items", [])} if components else {}
     items = {_seat(k, seats, "items"): list(v) for k, v in (rig.get("items") or {}).items()}
     placed = Counter(i for v in items.values() for i in v)
@@ -136,6 +152,7 @@ def validate(rig: Any, seats: int, components: dict[str, Any] | None = None) -> 
         "leaders": leaders,
         "estates": estates,
         "items": items,
+        "dictator": dictator,
     }
 
 
@@ -210,6 +227,9 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
     for seat, acts in sorted(rig["sanctions"].items()):
         for a in acts:
             ctx.emit(ev.SanctionPlaced(seat=seat, action=a, reason="rigged setup"))
+    if rig.get("dictator"):
+        entry = s.leader_entry(rig["dictator"])
+        ctx.emit(ev.DictatorChosen(mat=rig["dictator"], plain=bool(entry and entry["plain"])))
     for seat, names in sorted(rig.get("items", {}).items()):
         for item in names:
             ctx.emit(ev.ItemGained(seat=seat, item=item, source="reserve", reason="rigged setup"))

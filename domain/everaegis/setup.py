@@ -8,7 +8,7 @@ from collections import Counter
 from domain.everaegis import events as ev
 from domain.everaegis.catalog import BUILDINGS
 from domain.everaegis.context import Ctx
-from domain.everaegis.leaders import begin_selection
+from domain.everaegis.leaders import begin_selection, choose_dictator
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card
 
@@ -90,8 +90,10 @@ def setup_step(ctx: Ctx) -> None:
 
 
 def starting_step(ctx: Ctx) -> None:
-    """R18 step 6: starting soldiers; then starting cards where a variant deals them."""
+    """Dictator's shared mat (R168), R18 step 6: starting soldiers; then starting cards where a variant deals them."""
     s = ctx.state
+    if "dictator" in s.config.variants and s.dictator is None:
+        choose_dictator(ctx)
     t = s.config.thresholds
     for seat in s.turn_order_from(s.first_player or 0):
         change_soldiers(ctx, seat, t.start_soldiers, "setup (R18 step 6)")

@@ -247,6 +247,7 @@ class GameState:
     selecting: list[int] = field(default_factory=list)  # Freeform/Drafting: who picks a leader next, in order
     held: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items: name -> {seat: pieces}
     item_soldiers: dict[str, int] = field(default_factory=dict)  # soldiers kept on an item (the BOMB)
+    dictator: str | None = None  # Dictator: the mat in the reserve whose ability every player shares (R168)
     triggers: list[dict[str, Any]] = field(default_factory=list)  # abilities to fire (an opponent's item discarded)
     effects: list[Pending] = field(default_factory=list)  # card effects to run, the first one first
     effects_queued: int = 0
@@ -291,6 +292,7 @@ class GameState:
             selecting=list(self.selecting),
             held={name: dict(by) for name, by in self.held.items()},
             item_soldiers=dict(self.item_soldiers),
+            dictator=self.dictator,
             triggers=list(self.triggers),
             effects=[p.clone() for p in self.effects],
             effects_queued=self.effects_queued,
@@ -433,6 +435,18 @@ class GameState:
         if entry is None or entry["plain"]:
             return None
         return (entry.get("effects") or {}).get(key)
+
+    def abilities(self, seat: int) -> list[str]:
+        """The mats whose ability ``seat`` has: their own leader's, and in Dictator the shared one (R168,
+        A52 ruling: both). None while eliminated (R123, R130)."""
+        if self.players[seat].eliminated:
+            return []
+        out = []
+        for mat in (self.players[seat].leader, self.dictator):
+            entry = self.leader_entry(mat)
+            if entry is not None and not entry["plain"] and (entry.get("effects") or {}).get("ability"):
+                out.append(entry["name"])
+        return out
 
     def leader_entry(self, name: str | None) -> dict[str, Any] | None:
         if self.components is None or name is None:
