@@ -43,6 +43,8 @@ VARIANTS = [
     "classic+survival:limited",
     "classic+dictator:simpleton",
     "classic+dictator+quick:freeform",
+    "classic+artificers:simpleton",
+    "classic+artificers+long:drafting",
 ]
 MAX_TURNS = 400
 

@@ -49,7 +49,7 @@ def test_every_event_type_occurs_in_simulated_games():
         for selection in ("limited", "drafting", "freeform"):
             game = play_game(
                 seats=5,
-                variants="classic+dictator" if selection == "freeform" else "classic",
+                variants={"freeform": "classic+dictator", "drafting": "classic+artificers"}.get(selection, "classic"),
                 seed=f"cover{seed}",
                 bots=["random"],
                 options={"plain_unknown": 1},

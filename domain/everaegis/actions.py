@@ -281,7 +281,7 @@ def execute_step(ctx: Ctx) -> bool:
         else:
             for ref in plan["discard"]:
                 if ref in {r for r, _ in items_in_play(s)}:
-                    discard_item(ctx, ref, "mason")
+                    discard_item(ctx, ref, "mason", by=d)
         ctx.emit(done(seat=d, action=action, outcome="done"))
     elif action == "library":
         if "treaty" in plan:

@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.kernel.errors import MalformedCommand
 
-VARIANTS = ("simpleton", "classic", "quick", "long", "plague", "survival", "dictator")
+VARIANTS = ("simpleton", "classic", "quick", "long", "plague", "survival", "dictator", "artificers")
 GAMES = ("simpleton", "classic")  # exactly one: the game the variants modify (R161, R162)
 SELECTIONS = ("simpleton", "limited", "drafting", "freeform")  # leader selection modes (R19-R22)
 
@@ -138,6 +138,8 @@ def parse_variants(text: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
             "(with selection simpleton for the book's Simpleton-Dictator)",
             rule="R168",
         )
+    if "artificers" in parts and "classic" not in parts:
+        raise MalformedCommand("Artificers is played with the Classic items: play classic+artificers", rule="R172")
     if "long" in parts and "survival" in parts:
         raise MalformedCommand("Long Game and Survival cannot be combined: Survival has no card thresholds", rule="R165")
     return tuple(v for v in VARIANTS if v in parts)

@@ -12,6 +12,7 @@ from typing import Any
 
 from domain.everaegis import events as ev
 from domain.everaegis.actions import put_back, start_action
+from domain.everaegis.artificers import give as artificer_give
 from domain.everaegis.cards import discard_card, reveal
 from domain.everaegis.catalog import ACTIONS
 from domain.everaegis.classic import ClassicCatalog
@@ -51,6 +52,7 @@ COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "choose_leader": {"mat": str},
     "effect_choice": {"choice": (str, int)},
     "effect_order": {"first": int},
+    "artificer_gift": {"item": str, "to": int},
 }
 SYSTEM_COMMANDS = ("close_window", "close_undo")
 TYPE_OF_KIND = {
@@ -71,6 +73,7 @@ TYPE_OF_KIND = {
     "choose_leader": "choose_leader",
     "effect_choice": "effect_choice",
     "effect_order": "effect_order",
+    "artificer_gift": "artificer_gift",
 }
 
 
@@ -237,6 +240,8 @@ def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
         choose_effect(ctx, seat, cmd["choice"])
     elif kind == "effect_order":
         choose_effect(ctx, seat, cmd["first"])
+    elif kind == "artificer_gift":
+        artificer_give(ctx, seat, cmd["item"], cmd["to"])
     elif kind == "treaty_gift":
         change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)")
         change_soldiers(ctx, cmd["to"], cmd["amount"], "TREATY gift (R107)")

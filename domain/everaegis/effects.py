@@ -381,7 +381,7 @@ def _discardable(s: GameState, p: Pending) -> list[str]:
 
 
 def _discard_ref(ctx: Ctx, p: Pending, work: dict[str, Any], ref: str) -> None:
-    discard_item(ctx, ref, f"{p.source} (card effect)")
+    discard_item(ctx, ref, f"{p.source} (card effect)", by=p.owner)
     _progress(ctx, ctx.state.effects[0], p.index, {**work, "left": work["left"] - 1})
 
 

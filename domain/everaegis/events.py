@@ -645,3 +645,33 @@ class DictatorChosen(Event):
     mat: str = ""
     plain: bool = False
     rng: list[int] = field(default_factory=list)
+
+
+# ----- Artificers (R172) -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArtificersBegan(Event):
+    """Artificers: before the game, in turn order, each player gives an opponent an item (R172)."""
+
+    order: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArtificerGave(Event):
+    """An item of a one-piece kind, from the reserve, to an opponent holding fewer than 3 (R172)."""
+
+    seat: int = 0
+    to: int = 0
+    item: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArtificerPassed(Event):
+    seat: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArtificersDone(Event):
+    """The setup gifts are over: every player holds 3 items, or no one-piece kind is left (A49)."""

@@ -722,3 +722,32 @@ def _dictator(s: GameState, e: ev.DictatorChosen) -> None:
     s.dictator = e.mat
     if e.rng:
         s.rng = e.rng[1]
+
+
+@_on(ev.ArtificersBegan)
+def _artificers(s: GameState, e: ev.ArtificersBegan) -> None:
+    s.gifting = list(e.order)
+    s.stage = "artificers"
+    s.status = "active"
+
+
+@_on(ev.ArtificerGave)
+def _artificer_gave(s: GameState, e: ev.ArtificerGave) -> None:
+    if e.item == "WALL":
+        s.wall = e.to
+    else:
+        by = s.held.setdefault(e.item, {})
+        by[e.to] = by.get(e.to, 0) + 1
+    s.gifting = [*s.gifting[1:], e.seat]
+
+
+@_on(ev.ArtificerPassed)
+def _artificer_passed(s: GameState, e: ev.ArtificerPassed) -> None:
+    s.gifting = [*s.gifting[1:], e.seat]
+
+
+@_on(ev.ArtificersDone)
+def _artificers_done(s: GameState, e: ev.ArtificersDone) -> None:
+    s.gifting = []
+    s.stage = "setup"
+    s.artificers_done = True

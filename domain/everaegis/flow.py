@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.everaegis import artificers
 from domain.everaegis import events as ev
 from domain.everaegis.actions import execute_step, put_back_choices, sanction_choices, sanction_step
 from domain.everaegis.cards import chooser, draw_step, reveal
@@ -59,9 +60,14 @@ def step(ctx: Ctx) -> bool:
         return True
     if s.effects:
         return effect_step(ctx)
+    if s.stage == "setup" and s.artificers_done:
+        starting_step(ctx)  # R172: the gifts are over; soldiers and cards follow
+        return True
     if s.stage == "setup":
         setup_step(ctx)
         return True
+    if s.stage == "artificers":
+        return artificers.setup_step(ctx)
     if s.stage == "leaders":
         if all(p.leader for p in s.players):
             starting_step(ctx)
@@ -154,6 +160,8 @@ def waiting(s: GameState) -> list[Need]:
         return [Need(s.reveal_queue[0], "setup_reveal")] if s.reveal_queue else []
     if s.stage == "leaders":
         return [Need(seat, "choose_leader") for seat in choosers(s)]
+    if s.stage == "artificers":
+        return [Need(s.gifting[0], "artificer_gift")] if artificers.receivers(s, s.gifting[0]) else []
     if s.stage == "turn" and s.phase == "action" and s.action_done and s.undo is not None and s.undo.paused:
         return [Need(seat, "undo") for seat in s.undo.waiting]
     if s.stage != "turn" or s.phase != "action" or s.action_done:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.everaegis import events as ev
+from domain.everaegis.artificers import forcer_takes
 from domain.everaegis.context import Ctx
 from domain.everaegis.state import GameState
 
@@ -47,8 +48,14 @@ def _seat_name(s: GameState, seat: int | None) -> str:
     return s.players[seat].name if seat is not None else "the reserve"
 
 
-def discard_item(ctx: Ctx, ref: str, reason: str) -> None:
+def discard_item(ctx: Ctx, ref: str, reason: str, by: int | None = None) -> None:
+    """Discard the item piece ``ref``; ``by``: the player forcing it (Artificers: who takes it, R172)."""
     s = ctx.state
+    holder, item = _holder_and_kind(s, ref)
+    if holder is not None and forcer_takes(s, holder, by, item):
+        assert by is not None
+        ctx.emit(ev.ItemGained(seat=by, item=item, source=holder, reason=f"{reason}: forced, so taken (Artificers, R172)"))
+        return
     if ref == "WALL":
         assert s.wall is not None
         ctx.emit(ev.ItemDiscarded(seat=s.wall, item="WALL", reason=reason))
@@ -62,6 +69,13 @@ def discard_item(ctx: Ctx, ref: str, reason: str) -> None:
     else:  # a Classic item, "<NAME>@<seat>"
         item, _, seat = ref.rpartition("@")
         ctx.emit(ev.ItemDiscarded(seat=int(seat), item=item, reason=reason))
+
+
+def _holder_and_kind(s: GameState, ref: str) -> tuple[int | None, str]:
+    if ref in ("WALL", "TREATY"):
+        return (s.wall if ref == "WALL" else s.treaty), ref
+    kind, _, seat = ref.partition("@")
+    return (int(seat.split(":")[0]) if seat else None), kind
 
 
 def discard_treaty(ctx: Ctx, reason: str) -> None:

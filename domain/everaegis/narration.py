@@ -463,3 +463,23 @@ def _triggers(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 def _dictator(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     shared = "no ability (its text is not printed)" if e.get("plain") else "its ability"
     return f"Dictator: {e['mat']} goes to the reserve; every player shares {shared}"
+
+
+@_on("ArtificersBegan")
+def _artificers(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return "Artificers: in turn order, each player gives an opponent an item until everyone holds 3"
+
+
+@_on("ArtificerGave")
+def _artificer_gave(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} gives {who(e['to'])} the {e['item']}"
+
+
+@_on("ArtificerPassed")
+def _artificer_passed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} has nobody to give an item to ({e['reason']})"
+
+
+@_on("ArtificersDone")
+def _artificers_done(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return "The Artificers' gifts are done"

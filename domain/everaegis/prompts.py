@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.everaegis.actions import barracks_choices, declarations, put_back_choices, sanction_choices
+from domain.everaegis.artificers import options as artificer_options
 from domain.everaegis.effects import decision as effect_decision
 from domain.everaegis.flow import Need, waiting
 from domain.everaegis.items import brig_sources, sanction_sources
@@ -49,6 +50,9 @@ def build(s: GameState, need: Need, only: str | None = None, wanted: dict[str, A
         key = "first" if d.kind == "order" else "choice"
         opts = tuple(Option(label, {"type": type_, "seat": seat, key: value}, type_) for label, value in d.options)
         return Prompt(seat, kind, f"{name}: {d.text}", opts)
+    if kind == "artificer_gift":
+        text = f"{name}: give an opponent an item (Artificers: one-piece kinds, until everyone holds 3; R172)"
+        return Prompt(seat, kind, text, tuple(artificer_options(s, seat)))
     if kind == "choose_leader":
         how = {"limited": "keep 1 of your mats face down (R19)", "drafting": "keep 1 mat and pass the rest (R20)"}
         text = f"{name}: " + how.get(s.config.selection, "pick your leader mat (R21)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from domain.everaegis import artificers
 from domain.everaegis import events as ev
 from domain.everaegis.catalog import BUILDINGS
 from domain.everaegis.context import Ctx
@@ -94,6 +95,9 @@ def starting_step(ctx: Ctx) -> None:
     s = ctx.state
     if "dictator" in s.config.variants and s.dictator is None:
         choose_dictator(ctx)
+    if artificers.active(s) and not s.artificers_done:
+        artificers.begin(ctx)  # R172: the gifts come first; flow comes back here when they are done
+        return
     t = s.config.thresholds
     for seat in s.turn_order_from(s.first_player or 0):
         change_soldiers(ctx, seat, t.start_soldiers, "setup (R18 step 6)")

@@ -248,6 +248,8 @@ class GameState:
     held: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items: name -> {seat: pieces}
     item_soldiers: dict[str, int] = field(default_factory=dict)  # soldiers kept on an item (the BOMB)
     dictator: str | None = None  # Dictator: the mat in the reserve whose ability every player shares (R168)
+    gifting: list[int] = field(default_factory=list)  # Artificers setup: the giver first, then the others (R172)
+    artificers_done: bool = False
     triggers: list[dict[str, Any]] = field(default_factory=list)  # abilities to fire (an opponent's item discarded)
     effects: list[Pending] = field(default_factory=list)  # card effects to run, the first one first
     effects_queued: int = 0
@@ -293,6 +295,8 @@ class GameState:
             held={name: dict(by) for name, by in self.held.items()},
             item_soldiers=dict(self.item_soldiers),
             dictator=self.dictator,
+            gifting=list(self.gifting),
+            artificers_done=self.artificers_done,
             triggers=list(self.triggers),
             effects=[p.clone() for p in self.effects],
             effects_queued=self.effects_queued,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.everaegis import artificers
 from domain.everaegis import events as ev
 from domain.everaegis.cards import reveal
 from domain.everaegis.context import Ctx
@@ -60,6 +61,9 @@ def phase_step(ctx: Ctx) -> None:
         if win is not None and len(s.players[seat].unrevealed) >= win:  # R10, R31
             end_game(ctx, "win", [seat], f"{win} or more unrevealed cards in the Conquest Phase (R9a, R31)")
             return
+        if (reason := artificers.wins(s, seat)) is not None:
+            end_game(ctx, "win", [seat], reason)
+            return
         ctx.emit(ev.TurnEnded(seat=seat, turn=s.turn))
     elif phase == "over":
         rounds = s.config.option("stalemate_rounds")  # ruling S1, a game option (0: off)
@@ -83,6 +87,8 @@ def doomed(s: GameState) -> list[tuple[int, str]]:
             out.append((seat, "only revealed cards, or no cards (R166)"))
         elif t.zero_soldiers_eliminates and p.soldiers == 0:
             out.append((seat, "no soldiers in the Demise Phase (R169)"))
+        elif (reason := artificers.doomed_reason(s, seat)) is not None:
+            out.append((seat, reason))
     return out
 
 

@@ -1,0 +1,114 @@
+"""The Artificers variant (R172; A49 rulings in docs/rulings.md).
+
+- Setup: in turn order from the first player, each player gives an opponent an item of a one-piece kind
+  from the reserve, until every player holds 3 items; a player whose opponents all hold 3 is passed over,
+  and the gifts end when no one-piece kind is left in the reserve (A49).
+- A player who forces another player's item to be discarded (Mason, an effect) takes it instead.
+- In the Demise Phase a player holding no item is eliminated.
+- In their Conquest Phase a player holding X different kinds of items wins, X = occurring players + 3.
+"""
+
+from __future__ import annotations
+
+from domain.everaegis import events as ev
+from domain.everaegis.context import Ctx
+from domain.everaegis.state import GameState
+from domain.kernel.prompts import Option
+
+SETUP_ITEMS = 3  # R172
+
+
+def active(s: GameState) -> bool:
+    return "artificers" in s.config.variants
+
+
+def kinds_held(s: GameState, seat: int) -> set[str]:
+    """Every kind of item ``seat`` holds: the Classic items, the WALL, the TREATY, BRIGS and the SANCTIONS
+    on their mat (duplicates count once, R172)."""
+    p = s.players[seat]
+    out = set(s.items_of(seat))
+    if s.wall == seat:
+        out.add("WALL")
+    if s.treaty == seat:
+        out.add("TREATY")
+    if p.brigs:
+        out.add("BRIG")
+    if p.sanctions:
+        out.add("SANCTION")
+    return out
+
+
+def pieces_held(s: GameState, seat: int) -> int:
+    p = s.players[seat]
+    return len(s.items_of(seat)) + (s.wall == seat) + (s.treaty == seat) + p.brigs + len(p.sanctions)
+
+
+def gift_kinds(s: GameState) -> list[str]:
+    """One-piece kinds still in the reserve (R172: items with more than one copy are not allowed)."""
+    kinds = [e["name"] for e in (s.components or {}).get("items", []) if e["count"] == 1 and s.supply(e["name"]) > 0]
+    if s.wall is None:
+        kinds.append("WALL")
+    return sorted(kinds)
+
+
+def receivers(s: GameState, giver: int) -> list[int]:
+    return [seat for seat in s.in_turn_order(range(s.seats)) if seat != giver and pieces_held(s, seat) < SETUP_ITEMS]
+
+
+def begin(ctx: Ctx) -> None:
+    s = ctx.state
+    ctx.emit(ev.ArtificersBegan(order=s.turn_order_from(s.first_player or 0)))
+
+
+def setup_step(ctx: Ctx) -> bool:
+    """Move the gifts on by themselves: pass over a giver who cannot give, end when nobody can. False when
+    the giver must choose."""
+    s = ctx.state
+    if not gift_kinds(s) or all(pieces_held(s, seat) >= SETUP_ITEMS for seat in range(s.seats)):
+        ctx.emit(ev.ArtificersDone())
+        return True
+    giver = s.gifting[0]
+    if not receivers(s, giver):
+        ctx.emit(ev.ArtificerPassed(seat=giver, reason="every opponent already holds 3 items (A49)"))
+        return True
+    return False
+
+
+def options(s: GameState, seat: int) -> list[Option]:
+    names = [p.name for p in s.players]
+    return [
+        Option(f"Give {names[to]} the {item}", {"type": "artificer_gift", "seat": seat, "item": item, "to": to}, "gift")
+        for to in receivers(s, seat)
+        for item in gift_kinds(s)
+    ]
+
+
+def give(ctx: Ctx, seat: int, item: str, to: int) -> None:
+    ctx.emit(ev.ArtificerGave(seat=seat, to=to, item=item))
+
+
+def doomed_reason(s: GameState, seat: int) -> str | None:
+    if active(s) and pieces_held(s, seat) == 0:
+        return "no items in the Demise Phase (Artificers, R172)"
+    return None
+
+
+def wins(s: GameState, seat: int) -> str | None:
+    if not active(s):
+        return None
+    need = s.seats + SETUP_ITEMS  # occurring players, eliminated ones included (A49 ruling)
+    if len(kinds_held(s, seat)) >= need:
+        return f"{need} different kinds of items in the Conquest Phase (Artificers, R172)"
+    return None
+
+
+def forcer_takes(s: GameState, holder: int, by: int | None, item: str) -> bool:
+    """R172: an item another player forces to be discarded goes to that player (Classic items and the WALL;
+    BRIGS, SANCTIONS and the TREATY keep their own rules, A49 ruling)."""
+    return (
+        active(s)
+        and by is not None
+        and by != holder
+        and not s.players[by].eliminated
+        and (item == "WALL" or s.item_entry(item) is not None)
+    )
