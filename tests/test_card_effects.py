@@ -347,3 +347,49 @@ def test_e17_a_revealed_pyramid_gives_a_player_one_of_its_items_from_the_reserve
     again = Ctx(t.state.clone())
     gain_item(again, 4, "SCARAB", "test")
     assert [e.TYPE for e in again.events] == ["ItemNotGained"] and again.state.items_of(4) == ["SCARAB"]
+
+
+# ----- consumables (R103, R120) -----
+
+
+def hammer_table(holder):
+    rig = {
+        "deck": ["Barracks", "Mason", "Library", "Temple", "Treasury", "Laboratory"],
+        "hands": {"1": ["Temple", "Mason"], "3": ["Treasury", {"name": "Library", "revealed": True}], "0": ["Barracks"]},
+        "first_player": 1,
+        "items": {str(holder): ["HAMMER"]},
+    }
+    return Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", names=NAMES[:4])
+
+
+def test_e20_a_consumable_waits_for_a_turn_to_end_and_is_used_only_on_its_holders_own_turn():
+    t = hammer_table(holder=3)  # Peter receives the HAMMER during setup, before Sally's turn T
+    assert "use_item" not in t.kinds(1) and "use_item" not in t.kinds(3)  # not Peter's turn
+    t.declare(1, "recruit")  # Sally's turn T ends
+    while t.state.current != 3:
+        seat = t.state.current
+        assert "use_item" not in t.kinds(3)
+        t.declare(seat, "recruit")
+    assert "use_item" in t.kinds(3)
+    t.play({"type": "use_item", "seat": 3, "item": "HAMMER"})
+    assert t.of("ItemDiscarded")[-1].item == "HAMMER" and "R103" in t.of("ItemDiscarded")[-1].reason
+    prompt = t.prompts(3)[0]
+    assert prompt.kind == "effect_choice" and "HAMMER" in prompt.text
+    hidden = [o.label for o in prompt.options if "Keith's" in o.label]
+    assert hidden and all("unrevealed card (" in label for label in hidden)  # no name Peter may not know (A53)
+    keiths = len(t.state.players[1].cards)
+    t.play({"type": "effect_choice", "seat": 3, "choice": t.state.players[1].cards[0].id})
+    t.play({"type": "effect_choice", "seat": 3, "choice": t.card(3, "Library")})
+    assert len(t.state.players[1].cards) == keiths - 1 and "Library" not in t.revealed(3)
+    assert not t.state.effects and t.kinds(3) == ["declare"]  # used once; the action is still to come
+
+
+def test_e20_derived_not_on_the_turn_received_and_not_while_an_action_is_executed():
+    t = hammer_table(holder=1)  # the first player's own first turn: the HAMMER was received before any turn ended
+    assert "use_item" not in t.kinds(1)
+    t.declare(1, "recruit")
+    while t.state.current != 1:
+        t.declare(t.state.current, "recruit")
+    assert "use_item" in t.kinds(1)
+    t.declare(1, "treasury")  # a claim: the window is open, the action is being executed
+    assert "use_item" not in t.kinds(1)

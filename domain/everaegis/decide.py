@@ -19,6 +19,7 @@ from domain.everaegis.classic import ClassicCatalog
 from domain.everaegis.classic import shipped as shipped_catalog
 from domain.everaegis.components import choose as choose_components
 from domain.everaegis.config import Config
+from domain.everaegis.consumables import use as use_item
 from domain.everaegis.context import Ctx
 from domain.everaegis.diagnose import diagnose
 from domain.everaegis.effects import choose as choose_effect
@@ -53,6 +54,7 @@ COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "effect_choice": {"choice": (str, int)},
     "effect_order": {"first": int},
     "artificer_gift": {"item": str, "to": int},
+    "use_item": {"item": str},
 }
 SYSTEM_COMMANDS = ("close_window", "close_undo")
 TYPE_OF_KIND = {
@@ -74,6 +76,7 @@ TYPE_OF_KIND = {
     "effect_choice": "effect_choice",
     "effect_order": "effect_order",
     "artificer_gift": "artificer_gift",
+    "use_item": "use_item",
 }
 
 
@@ -242,6 +245,8 @@ def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
         choose_effect(ctx, seat, cmd["first"])
     elif kind == "artificer_gift":
         artificer_give(ctx, seat, cmd["item"], cmd["to"])
+    elif kind == "use_item":
+        use_item(ctx, seat, cmd["item"])
     elif kind == "treaty_gift":
         change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)")
         change_soldiers(ctx, cmd["to"], cmd["amount"], "TREATY gift (R107)")

@@ -136,6 +136,12 @@ def decision(s: GameState) -> Decision | None:
         if step["may"]:
             opts += (("Leave the BOMB as it is", "leave"),)
         return Decision(p.owner, opts, f"{p.source}: the BOMB")  # even a single way is said in the declaration
+    if name == "discard_any_cards":
+        cards = _cards_in_play(s, p)
+        if (p.work or {}).get("left", step["count"]) <= 0 or not cards:
+            return None
+        opts = tuple((_card_choice_label(s, p.owner, o, c), c.id) for o, c in cards)
+        return Decision(p.owner, opts, f"{p.source}: discard a card in play")
     if name == "discard_item_in_play":
         refs = _discardable(s, p)
         if (p.work or {}).get("left", step["count"]) <= 0 or not refs:
@@ -196,6 +202,9 @@ def effect_step(ctx: Ctx) -> bool:
     name = step["step"]
     if name == "bomb_soldier":  # guarded (R66): the BOMB is left as it is
         _progress(ctx, p, p.index + 1, None)
+        return True
+    if name == "discard_any_cards":
+        _progress(ctx, p, p.index + 1, None)  # nothing left to choose from (A43)
         return True
     if name == "discard_item_in_play":
         work = p.work or {"left": step["count"]}
@@ -346,6 +355,14 @@ def choose(ctx: Ctx, seat: int, value: Any) -> None:
         _progress(ctx, p, p.index + 1, None)
     elif name == "discard_item_in_play":
         _discard_ref(ctx, p, p.work or {"left": step["count"]}, value)
+    elif name == "discard_any_cards":
+        work = p.work or {"left": step["count"]}
+        owner = s.owner_of(value)
+        assert owner is not None
+        card = s.players[owner].card(value)
+        assert card is not None
+        discard_card(ctx, owner, card, f"{p.source} (card effect)")
+        _progress(ctx, ctx.state.effects[0], p.index, {**work, "left": work["left"] - 1})
     elif p.work is None:
         _progress(ctx, p, p.index, {"targets": [value], "left": step.get("count", step.get("amount", 1))})
     elif name in ("reveal", "discard_unrevealed"):
@@ -378,6 +395,18 @@ def _bomb_guarded(s: GameState, p: Pending) -> bool:
 
 def _discardable(s: GameState, p: Pending) -> list[str]:
     return sorted(ref for ref, holder in items_in_play(s) if holder not in p.guarded or holder == p.owner)
+
+
+def _cards_in_play(s: GameState, p: Pending) -> list[tuple[int, Card]]:
+    return [(q.seat, c) for q in s.players for c in q.cards if q.seat not in p.guarded or q.seat == p.owner]
+
+
+def _card_choice_label(s: GameState, chooser: int, owner: int, card: Card) -> str:
+    """A card as its chooser may know it: a hidden card by its owner and id only (A53)."""
+    whose = "your" if owner == chooser else f"{s.players[owner].name}'s"
+    if card.known_to(chooser, owner):
+        return f"Discard {whose} {'revealed ' if card.revealed else ''}{card.name} ({card.id})"
+    return f"Discard {whose} unrevealed card ({card.id})"
 
 
 def _discard_ref(ctx: Ctx, p: Pending, work: dict[str, Any], ref: str) -> None:

@@ -212,6 +212,7 @@ def _turn(s: GameState, e: ev.TurnBegan) -> None:
 def _skipped(s: GameState, e: ev.TurnSkipped) -> None:
     s.phase = "over"
     s.quiet_turns += 1
+    s.fresh = {}
 
 
 @_on(ev.PhaseBegan)
@@ -225,6 +226,7 @@ def _phase(s: GameState, e: ev.PhaseBegan) -> None:
 def _turn_ended(s: GameState, e: ev.TurnEnded) -> None:
     s.phase = "over"
     s.quiet_turns += 1
+    s.fresh = {}  # R103: items received so far become usable once a turn ends
 
 
 # ----- cards -----
@@ -360,6 +362,8 @@ def _item_gained(s: GameState, e: ev.ItemGained) -> None:
             if not by[e.source]:
                 del by[e.source]
         by[e.seat] = by.get(e.seat, 0) + 1
+        fresh = s.fresh.setdefault(e.item, {})
+        fresh[e.seat] = fresh.get(e.seat, 0) + 1  # R103: not usable on the turn it was received
 
 
 @_on(ev.ItemNotGained)
@@ -380,6 +384,9 @@ def _item_discarded(s: GameState, e: ev.ItemDiscarded) -> None:
         by[e.seat] -= 1
         if not by[e.seat]:
             del by[e.seat]
+        fresh = s.fresh.get(e.item, {})
+        if fresh.get(e.seat, 0) > by.get(e.seat, 0):
+            fresh[e.seat] = by.get(e.seat, 0)
 
 
 @_on(ev.SanctionPlaced)
@@ -738,6 +745,8 @@ def _artificer_gave(s: GameState, e: ev.ArtificerGave) -> None:
     else:
         by = s.held.setdefault(e.item, {})
         by[e.to] = by.get(e.to, 0) + 1
+        fresh = s.fresh.setdefault(e.item, {})
+        fresh[e.to] = fresh.get(e.to, 0) + 1  # usable once the first turn has ended (R103)
     s.gifting = [*s.gifting[1:], e.seat]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.everaegis import artificers
+from domain.everaegis import artificers, consumables
 from domain.everaegis import events as ev
 from domain.everaegis.actions import execute_step, put_back_choices, sanction_choices, sanction_step
 from domain.everaegis.cards import chooser, draw_step, reveal
@@ -169,7 +169,8 @@ def waiting(s: GameState) -> list[Need]:
     act = s.act
     assert s.current is not None
     if act is None:
-        return [Need(s.current, "declare")]
+        uses = [Need(s.current, "use_item")] if consumables.usable(s, s.current) else []
+        return [Need(s.current, "declare"), *uses]
     if act.sanctioned:
         return [Need(act.declarer, "sanction_discard")] if len(sanction_choices(s)) > 1 else []
     ch = s.challenge

@@ -10,6 +10,7 @@ from typing import Any
 
 from domain.everaegis.actions import barracks_choices, declarations, put_back_choices, sanction_choices
 from domain.everaegis.artificers import options as artificer_options
+from domain.everaegis.consumables import options as consumable_options
 from domain.everaegis.effects import decision as effect_decision
 from domain.everaegis.flow import Need, waiting
 from domain.everaegis.items import brig_sources, sanction_sources
@@ -50,6 +51,9 @@ def build(s: GameState, need: Need, only: str | None = None, wanted: dict[str, A
         key = "first" if d.kind == "order" else "choice"
         opts = tuple(Option(label, {"type": type_, "seat": seat, key: value}, type_) for label, value in d.options)
         return Prompt(seat, kind, f"{name}: {d.text}", opts)
+    if kind == "use_item":
+        text = f"{name}: you may use a consumable item before you declare your action (R103)"
+        return Prompt(seat, kind, text, tuple(consumable_options(s, seat)))
     if kind == "artificer_gift":
         text = f"{name}: give an opponent an item (Artificers: one-piece kinds, until everyone holds 3; R172)"
         return Prompt(seat, kind, text, tuple(artificer_options(s, seat)))

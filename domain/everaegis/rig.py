@@ -92,7 +92,8 @@ def validate(rig: Any, seats: int, components: dict[str, Any] | None = None) -> 
     for name, n in used.items():
         have = CATALOG.building_count.get(name, 1)
         if n > have:
-            raise MalformedCommand(f"rig: {n} {name} cards placed, but the game has {have}", rule="R1-R2")
+            rule = "R2" if name in CATALOG.building_count else "R1"
+            raise MalformedCommand(f"rig: {n} {name} cards placed, but the game has {have}", rule=rule)
     leaders = {_seat(k, seats, "leaders"): v for k, v in (rig.get("leaders") or {}).items()}
     for mat in leaders.values():
         if mat not in mats:

@@ -10,6 +10,7 @@ Moments (R92, R93, R26, R29):
 - ``while revealed``: a condition estate in constant effect while revealed and possessed (only conditions);
 - ``declared``: a leader's Laboratory or Library, with every choice made in the declaration (RULINGS:
   one declaration, one window);
+- ``used``: a consumable item, when its holder uses it (R103);
 - ``opponent item discarded``: a leader's ability that acts whenever an opponent's item is discarded (the
   step parameter ``"$discarded"`` names that item).
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-MOMENTS = ("revealed", "begin", "end", "while revealed", "declared", "opponent item discarded")
+MOMENTS = ("revealed", "begin", "end", "while revealed", "declared", "opponent item discarded", "used")
 LEADER_MOMENTS = {"laboratory": "declared", "library": "declared", "ability": "opponent item discarded"}
 WHO = ("self", "any player", "an opponent", "each opponent", "all players")
 COUNT = ("count", int, 1, 8)
@@ -51,6 +52,7 @@ STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
         "the possessor adds or removes an unused soldier from the BOMB ('may': or leaves it)",
     ),
     "discard_item_in_play": ((COUNT,), "the possessor discards items in play, any player's (R47, R145)"),
+    "discard_any_cards": ((COUNT,), "the possessor discards cards in play, any player's, revealed or not (R96, R145)"),
     "choose": (
         (("options", "steps"), ("may", (True, False))),
         "the possessor picks one list of steps, which then runs ('may': or none; R143 'or')",
@@ -112,8 +114,8 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
         raise EffectError(f"a leader's {leader} acts when '{LEADER_MOMENTS[leader]}', not {when!r}")
     if leader is None and when in ("declared", "opponent item discarded"):
         raise EffectError(f"'when': {when!r} is for a leader's actions and ability")
-    if item and when not in ("begin", "end"):
-        raise EffectError("an item's effect acts at its holder's Begin or End Phase: 'when' must be begin or end")
+    if item and when not in ("begin", "end", "used"):
+        raise EffectError("an item acts at its holder's Begin or End Phase, or when used: 'when' must be begin, end or used")
     if estate_type == "trigger" and when != "revealed":
         raise EffectError("a trigger estate acts when revealed (R92): 'when' must be 'revealed'")
     if estate_type == "condition" and when == "revealed":

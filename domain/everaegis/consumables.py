@@ -1,0 +1,50 @@
+"""Using a consumable item (R103; docs/rulings.md "Classic items").
+
+A consumable is used only during its holder's own turn, not while an action or a war is being executed,
+and not on the turn it was received ("only ... after any player's turn ends"): in this engine, in the
+Action Phase before the action is declared. Its text applies once, then the item is discarded. Only items
+whose printed text the engine plays can be used (the HAMMER).
+"""
+
+from __future__ import annotations
+
+from domain.everaegis import events as ev
+from domain.everaegis.context import Ctx
+from domain.everaegis.state import GameState
+from domain.kernel.prompts import Option
+
+
+def usable(s: GameState, seat: int) -> list[str]:
+    """The consumable kinds ``seat`` may use now."""
+    if s.stage != "turn" or s.current != seat or s.phase != "action" or s.act is not None or s.action_done:
+        return []
+    if s.effects or s.players[seat].eliminated:
+        return []
+    out = []
+    for item in sorted(set(s.items_of(seat))):
+        entry = s.item_entry(item)
+        if entry is None or entry.get("class") != "consumable" or (entry.get("effect") or {}).get("when") != "used":
+            continue
+        old = s.held.get(item, {}).get(seat, 0) - s.fresh.get(item, {}).get(seat, 0)
+        if old > 0:  # R103: not on the turn it was received
+            out.append(item)
+    return out
+
+
+def options(s: GameState, seat: int) -> list[Option]:
+    return [
+        Option(f"Use the {item} (then it is discarded)", {"type": "use_item", "seat": seat, "item": item}, "use_item")
+        for item in usable(s, seat)
+    ]
+
+
+def use(ctx: Ctx, seat: int, item: str) -> None:
+    s = ctx.state
+    entry = s.item_entry(item)
+    assert entry is not None and entry.get("effect")
+    ctx.emit(
+        ev.EffectQueued(
+            id=s.effects_queued + 1, source=item, owner=seat, steps=list(entry["effect"]["steps"]), reason="used (R103)"
+        )
+    )
+    ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason="used (R103)"))
