@@ -722,3 +722,18 @@ def _dictator(s: GameState, e: ev.DictatorChosen) -> None:
     s.dictator = e.mat
     if e.rng:
         s.rng = e.rng[1]
+
+
+# ----- mob players -----
+
+
+@_on(ev.DieRolled)
+def _die_rolled(s: GameState, e: ev.DieRolled) -> None:
+    del s.dice[: e.rigged]
+    if e.rng:
+        s.rng = e.rng[1]
+
+
+@_on(ev.DiceRigged)
+def _dice_rigged(s: GameState, e: ev.DiceRigged) -> None:
+    s.dice = list(e.dice)
