@@ -228,6 +228,8 @@ def test_r173_the_view_says_which_seats_are_mobs():
         ([1, 1], "simpleton", "R173"),
         ("1", "simpleton", "R173"),
         ([1], "simpleton+solo", "R167"),
+        ([1], "classic", "A54"),  # a Classic mob plays a mob mat, printed only in part
+        ([], "classic+solo", "A54"),
     ],
 )
 def test_r173_r167_mob_seats_are_validated(mobs, variants, rule):
