@@ -223,8 +223,6 @@ def check_mobs(mobs: Any, seats: int, variants: tuple[str, ...]) -> tuple[int, .
         raise MalformedCommand(
             "mobs play Simpleton games only: in Classic a mob plays a mob mat, which the book prints only in part", rule="A54"
         )
-    if out and "dictator" in variants:
-        raise MalformedCommand("mobs cannot play Dictator: the mob rules do not say how a mob uses a shared ability", rule="A52")
     if len(out) == seats:
         raise MalformedCommand("mobs take the places of missing people: at least one seat must be a person", rule="R173")
     if solo and len(out) != seats - 1:
