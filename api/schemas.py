@@ -22,7 +22,7 @@ class CreateGameIn(Strict):
         validate=validate.Length(1, 100),
         metadata={
             "description": "the game (simpleton or classic) and its variants joined with '+', e.g. simpleton+quick, "
-            "classic+long (variants: quick, long, plague, survival)"
+            "classic+long (variants: quick, long, plague, survival, solo)"
         },
     )
     selection = fields.String(
@@ -30,6 +30,13 @@ class CreateGameIn(Strict):
         metadata={"description": "Classic leader selection mode (default limited); Simpleton games use the Simpleton sides"},
     )
     seats = fields.Integer(required=True, strict=True, metadata={"description": "3 to 10"})
+    mobs = fields.List(
+        fields.Integer(strict=True),
+        metadata={
+            "description": "seats played by the D8 as mobs (R173): never prompted, filled at once; "
+            "solo makes every seat but 0 a mob when absent"
+        },
+    )
     seed = fields.String(validate=validate.Length(1, 200), metadata={"description": "optional; random when absent"})
     reaction_seconds = fields.Float(
         validate=validate.Range(min=0, max=86400),
@@ -135,6 +142,7 @@ class SeatInfoOut(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     bot = fields.String(allow_none=True)
+    mob = fields.Boolean(metadata={"description": "true: a mob seat, played by the D8 (R173)"})
 
 
 class ViewOut(Schema):

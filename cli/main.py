@@ -41,6 +41,13 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"aegis simulate: --option takes name=whole-number, not {item!r}", file=sys.stderr)
             return 2
         options[name.strip()] = int(value)
+    mobs: list[int] | None = None
+    if args.mobs is not None:
+        parts = [m.strip() for m in args.mobs.split(",") if m.strip()]
+        if not all(m.isdigit() for m in parts):
+            print(f"aegis simulate: --mobs takes seat numbers separated by commas, not {args.mobs!r}", file=sys.stderr)
+            return 2
+        mobs = [int(m) for m in parts]
     progress = None if args.quiet else Progress(args.games, f"simulate {args.variant} x{args.seats}")
     try:
         summary = simulate(
@@ -55,6 +62,7 @@ def _simulate(args: argparse.Namespace) -> int:
             options=options or None,
             selection=args.selection,
             catalog=read_catalog(args.catalog) if args.catalog else None,
+            mobs=mobs,
         )
     except DomainError as exc:
         print(f"aegis simulate: {exc.message}" + (f" ({exc.rule})" if exc.rule else ""), file=sys.stderr)
@@ -134,6 +142,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         default=None,
         help="a Classic catalog file with the texts of your copy of the game (as AEGIS_CATALOG; default: the shipped one)",
+    )
+    sim.add_argument(
+        "--mobs",
+        default=None,
+        metavar="SEATS",
+        help="seats played by the D8 as mobs, e.g. 1,3 (R173); Solo makes every seat but 0 a mob when not given",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)

@@ -57,9 +57,10 @@ def play_game(
     options: dict[str, Any] | None = None,
     selection: str | None = None,
     catalog: ClassicCatalog | None = None,
+    mobs: list[int] | None = None,
 ) -> GameRecord:
     """One complete game. Bots see only their own view and prompts; commands carry no clock."""
-    config = make_config(seats=seats, variants=variants, reaction_seconds=0, options=options, selection=selection)
+    config = make_config(seats=seats, variants=variants, reaction_seconds=0, options=options, selection=selection, mobs=mobs)
     events = RULESET.start(config, seed, catalog=catalog)
     state = RULESET.fold(config, events)
     players = [
@@ -97,9 +98,9 @@ def log_bytes(events: list[Event]) -> bytes:
 
 
 def _play_for_digest(
-    job: tuple[int, str, Any, list[str], int, dict[str, Any] | None, str | None, ClassicCatalog | None],
+    job: tuple[int, str, Any, list[str], int, dict[str, Any] | None, str | None, ClassicCatalog | None, list[int] | None],
 ) -> tuple[bytes, int, bool, str | None]:
-    seats, seed, variants, bots, max_turns, options, selection, catalog = job
+    seats, seed, variants, bots, max_turns, options, selection, catalog, mobs = job
     record = play_game(
         seats=seats,
         variants=variants,
@@ -109,6 +110,7 @@ def _play_for_digest(
         options=options,
         selection=selection,
         catalog=catalog,
+        mobs=mobs,
     )
     return log_bytes(record.events), len(record.events), record.finished, record.result
 
@@ -126,6 +128,7 @@ def simulate(
     options: dict[str, Any] | None = None,
     selection: str | None = None,
     catalog: ClassicCatalog | None = None,
+    mobs: list[int] | None = None,
 ) -> Summary:
     """Play ``games`` games; the digest is SHA-256 over every game's canonical event log, in game order.
 
@@ -133,9 +136,9 @@ def simulate(
     order, so the digest is the same as with one.
     """
     bots = bots or ["random"]
-    config = make_config(seats=seats, variants=variants, options=options, selection=selection)
+    config = make_config(seats=seats, variants=variants, options=options, selection=selection, mobs=mobs)
     RULESET.components(config, catalog)  # refuse a bad configuration (or unplayable components) before any work
-    jobs = [(seats, game_seed(seed, i), variants, bots, max_turns, options, selection, catalog) for i in range(games)]
+    jobs = [(seats, game_seed(seed, i), variants, bots, max_turns, options, selection, catalog, mobs) for i in range(games)]
     digest = hashlib.sha256()
     out = Summary()
 

@@ -130,6 +130,7 @@ class GameService:
             "variants": spec.get("variant", "simpleton"),
             "reaction_seconds": spec.get("reaction_seconds", self.settings.reaction_seconds),
             "options": spec.get("options") or {},
+            "mobs": spec.get("mobs") or (),
         }
         if spec.get("first_player") is not None:
             config_spec["first_player"] = spec["first_player"]
@@ -149,6 +150,7 @@ class GameService:
         if components is not None:  # fixed at creation: a later AEGIS_CATALOG does not change this game
             stored_spec["components"] = components
         game = Game(rules.name, stored_spec, seed, tokens.token_hash(host_token), rig, self.clock())
+        _fill_mob_seats(game)
         self.store.save(game)
         self._saved(game)
         return game.id, host_token
@@ -167,7 +169,9 @@ class GameService:
                 raise Conflict(f"all {game.spec['seats']} seats are taken")
             seat = len(game.seats)
             label = name.strip() if name else (f"{bot.title()} bot {seat}" if bot else f"Seat {seat}")
-            return game.take_seat(label, bot, tokens.token_hash(token) if token else None)
+            seat = game.take_seat(label, bot, tokens.token_hash(token) if token else None)
+            _fill_mob_seats(game)
+            return seat
 
         _, seat = self._change(game_id, change)
         return seat, token
@@ -338,3 +342,11 @@ def _ruleset(name: Any) -> Any:
 
 
 __all__ = ["GameService", "GameStore", "ServiceError"]
+
+
+def _fill_mob_seats(game: Game) -> None:
+    """R173: nobody takes a mob's seat; each is filled as soon as the seats before it are taken. The
+    D8 plays it inside the rules' own flow, so the server never moves for a mob."""
+    mobs = set(game.spec.get("mobs", ()))
+    while len(game.seats) < game.spec["seats"] and len(game.seats) in mobs:
+        game.take_seat(f"Mob {len(game.seats)}", None, None)

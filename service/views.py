@@ -19,7 +19,10 @@ def view_of(game: Game, who: Perspective) -> dict[str, Any]:
         "seq": game.seq,
         "rigged": game.rigged,
         "you": who if isinstance(who, int) else None,
-        "seats": [{"seat": s["seat"], "name": s["name"], "bot": s["bot"]} for s in game.seats],
+        "seats": [
+            {"seat": s["seat"], "name": s["name"], "bot": s["bot"], "mob": s["seat"] in game.spec.get("mobs", ())}
+            for s in game.seats
+        ],
         "seats_total": game.spec["seats"],
         "config": {k: v for k, v in (game.config or game.spec).items() if k != "names"},
         "prompts": [],

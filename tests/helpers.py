@@ -32,6 +32,7 @@ class Table:
         now: float | None = None,
         selection: str | None = None,
         catalog: ClassicCatalog | None = None,
+        mobs: list[int] | None = None,
     ):
         self.config = make_config(
             seats=seats,
@@ -40,6 +41,7 @@ class Table:
             options=options,
             names=names or (),
             selection=selection,
+            mobs=mobs,
         )
         self.events: list[Event] = start(self.config, seed, now=now, rig=rig, catalog=catalog)
         self.state: GameState = fold(self.config, self.events)

@@ -131,3 +131,26 @@ def test_a_bad_rig_is_refused_at_creation(sqlite_app):
     api = Api(sqlite_app.test_client())
     problem = api.create(expect=400, seats=3, setup={"deck": ["Temple"] * 6})
     assert "Temple" in problem["detail"] and problem["rule"] == "R2"
+
+
+def test_mob_seats_are_filled_by_the_server_and_never_prompted(sqlite_app):
+    """R173, R167: a Solo game over HTTP: the person takes seat 0, the mobs' seats are filled at creation;
+    the mobs' turns run inside the person's commands, every roll a public DieRolled event."""
+    api = Api(sqlite_app.test_client())
+    created = api.create(seats=4, variant="simpleton+solo", seed="solo-http", reaction_seconds=0)
+    gid = created["id"]
+    assert api.view(gid)["seats"] == [] and api.view(gid)["config"]["mobs"] == [1, 2, 3]
+    token = api.seat(gid, name="Sally")["token"]
+    assert [s["mob"] for s in api.view(gid)["seats"]] == [False, True, True, True]  # filled once seat 0 is taken
+    assert api.seat(gid, expect=409, name="Fred")  # every other seat is a mob's
+    api.start(gid, created["host_token"])
+    view = api.view(gid, token)
+    assert view["table"]["mobs"] == [1, 2, 3]
+    api.play_humans(gid, {0: token}, random.Random(3))
+    log = api.events(gid)["events"]
+    assert any(e["type"] == "DieRolled" for e in log)
+    assert api.view(gid)["status"] == "finished"
+    problem = api.create(expect=400, seats=3, mobs=[0, 1, 2])
+    assert problem["rule"] == "R173"
+    first_mob = api.create(seats=3, mobs=[0, 2])["id"]  # a mob in seat 0 is seated at creation
+    assert [s["name"] for s in api.view(first_mob)["seats"]] == ["Mob 0"]

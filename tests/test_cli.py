@@ -23,6 +23,13 @@ def test_simulate_same_arguments_same_digest(capsys):
     assert capsys.readouterr().out == first
 
 
+def test_simulate_plays_mob_and_solo_games_to_the_end(capsys):
+    """R173, R167: --mobs names mob seats; Solo makes every seat but 0 a mob."""
+    for extra in (["--mobs", "1,3"], ["--variant", "simpleton+solo+quick"]):
+        assert main(["simulate", "--games", "3", "--seats", "4", "--seed", "2", "--quiet", *extra]) == 0
+        assert " unfinished=0 " in capsys.readouterr().out
+
+
 def test_simulate_shows_progress_on_stderr(capsys):
     main(["simulate", "--games", "2", "--seats", "3"])
     assert "2/2" in capsys.readouterr().err
@@ -37,6 +44,8 @@ def test_simulate_shows_progress_on_stderr(capsys):
         (["simulate", "--option", "undo", "--quiet"], "name=whole-number"),
         (["simulate", "--variant", "simpleton+long+survival", "--quiet"], "cannot be combined"),
         (["simulate", "--games", "0", "--quiet"], "--games must be at least 1"),
+        (["simulate", "--mobs", "0,1,2,3", "--quiet"], "at least one seat must be a person"),
+        (["simulate", "--mobs", "one", "--quiet"], "--mobs takes seat numbers"),
     ],
 )
 def test_simulate_refuses_bad_arguments_clearly(capsys, argv, message):

@@ -47,6 +47,8 @@ def declarations(s: GameState, seat: int, only: str | None = None, wanted: dict[
             # R109, A20: the slot is replaced by the SANCTION's text; not a claim (A17)
             out.append(Option(f"{spec.name} (SANCTIONED: discard an unrevealed card)", _declare(seat, action), action))
             continue
+        if spec.claim is not None and not s.may_bluff(seat) and not s.holds(seat, spec.claim):
+            continue  # R167 Solo: no bluffing; only actions of buildings held unrevealed
         leader_effect = s.leader_effect(seat, action) if action in ("laboratory", "library") else None
         if s.plain_action(seat, action):
             out.append(Option(_plain_label(s, seat, spec.name), _declare(seat, action), action))

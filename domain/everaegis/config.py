@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.kernel.errors import MalformedCommand
 
-VARIANTS = ("simpleton", "classic", "quick", "long", "plague", "survival", "dictator", "artificers")
+VARIANTS = ("simpleton", "classic", "quick", "long", "plague", "survival", "dictator", "artificers", "solo")
 GAMES = ("simpleton", "classic")  # exactly one: the game the variants modify (R161, R162)
 SELECTIONS = ("simpleton", "limited", "drafting", "freeform")  # leader selection modes (R19-R22)
 
@@ -69,6 +69,7 @@ class Config:
     names: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     selection: str = "simpleton"  # leader selection mode (R19-R22)
+    mobs: tuple[int, ...] = ()  # seats played by the D8 (R173); see mob.py
 
     def option(self, name: str) -> int:
         """The value of a game option: the one given at creation, or its default."""
@@ -99,6 +100,7 @@ class Config:
             "names": list(self.names),
             "options": dict(self.options),
             **({"selection": self.selection} if self.classic else {}),  # Simpleton logs stay as they were
+            **({"mobs": list(self.mobs)} if self.mobs else {}),  # games without mobs keep their recorded form
         }
 
     @classmethod
@@ -111,6 +113,7 @@ class Config:
             names=data.get("names", ()),
             options=data.get("options", {}),
             selection=data.get("selection"),
+            mobs=data.get("mobs", ()),
         )
 
     @property
@@ -154,6 +157,7 @@ def make_config(
     names: Any = (),
     options: Any = None,
     selection: Any = None,
+    mobs: Any = (),
 ) -> Config:
     if isinstance(seats, bool) or not isinstance(seats, int):
         raise MalformedCommand("seats must be a whole number", rule="A44")
@@ -185,6 +189,7 @@ def make_config(
         first_player=first_player,
         names=names,
         options=dict(options or {}),
+        mobs=check_mobs(mobs, seats, parsed),
     )
 
 
@@ -197,3 +202,31 @@ def _selection(selection: Any, variants: tuple[str, ...]) -> str:
     if "simpleton" in variants and selection != "simpleton":
         raise MalformedCommand("a Simpleton game uses the back side of the mats: selection must be simpleton", rule="R162")
     return str(selection)
+
+
+def check_mobs(mobs: Any, seats: int, variants: tuple[str, ...]) -> tuple[int, ...]:
+    """The mob seats (R173), in seat order. Solo (R167): one person against mobs only; with no seats
+    named, every seat but seat 0 is a mob. Mobs play the Simpleton mat: in a Classic game a mob plays a
+    mob mat, which the book prints only in part (A50, A54)."""
+    solo = "solo" in variants
+    if mobs is None:
+        mobs = ()
+    if isinstance(mobs, (str, bytes, dict)) or not isinstance(mobs, (list, tuple)):
+        raise MalformedCommand("mobs must be a list of seat numbers", rule="R173")
+    for seat in mobs:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+            raise MalformedCommand(f"mobs: every mob is a seat from 0 to {seats - 1}, not {seat!r}", rule="R173")
+    if len(set(mobs)) != len(mobs):
+        raise MalformedCommand("mobs: a seat is named twice", rule="R173")
+    if solo and not mobs:
+        mobs = range(1, seats)
+    out = tuple(sorted(mobs))
+    if out and "classic" in variants:
+        raise MalformedCommand(
+            "mobs play Simpleton games only: in Classic a mob plays a mob mat, which the book prints only in part", rule="A54"
+        )
+    if len(out) == seats:
+        raise MalformedCommand("mobs take the places of missing people: at least one seat must be a person", rule="R173")
+    if solo and len(out) != seats - 1:
+        raise MalformedCommand(f"Solo is one person against mobs only: name {seats - 1} mob seats, or none", rule="R167")
+    return out

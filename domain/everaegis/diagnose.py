@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.everaegis.catalog import CATALOG
 from domain.everaegis.state import GameState
 from domain.kernel.errors import DomainError, IllegalCommand, NotYourTurn, TooLate
 from domain.kernel.prompts import Prompt
@@ -42,6 +43,8 @@ def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any]) -> tuple[str
     """The rule that keeps ``seat`` out of the game's decisions right now, and why."""
     if s.players[seat].eliminated:
         return "R123", "you are eliminated: an eliminated player takes no part"
+    if s.is_mob(seat):
+        return "R173", "this seat is a mob: the D8 decides for it"
     w = s.window
     if cmd["type"] == "react" and w is not None and cmd.get("window") == w.id:
         if seat == w.claimant:
@@ -85,6 +88,9 @@ def _declaration_reason(s: GameState, cmd: dict[str, Any]) -> tuple[str | None, 
     partner = s.partner(seat)
     if action in me.sanctions:
         return "R109", f"your {action.title()} is SANCTIONED: declare it with no plan; it discards an unrevealed card"
+    claim = CATALOG.action(action).claim
+    if claim is not None and not s.may_bluff(seat) and not s.holds(seat, claim):
+        return "R167", f"Solo: you cannot bluff; {action.title()} needs an unrevealed {claim} of yours"
     if action == "war":
         target = cmd.get("target")
         if me.soldiers < 1:

@@ -675,3 +675,29 @@ class ArtificerPassed(Event):
 @dataclass(frozen=True, kw_only=True)
 class ArtificersDone(Event):
     """The setup gifts are over: every player holds 3 items, or no one-piece kind is left (A49)."""
+
+
+# ----- mob players (R173-R181) -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class DieRolled(Event):
+    """A D8 roll made for a mob (R173-R181): public. ``purpose`` names the procedure (action, player
+    selection, object selection, agreement, ultimatum); ``dice`` has more than one die for Abundance
+    (R181) and ``total`` is their sum; ``outcome`` says in words what the count landed on. ``rigged``
+    dice came from a rigged position (not from the seed); ``rng`` is the seeded stream used."""
+
+    seat: int = 0
+    purpose: str = ""
+    dice: list[int] = field(default_factory=list)
+    total: int = 0
+    outcome: str = ""
+    rigged: int = 0
+    rng: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceRigged(Event):
+    """Rigged setup: the next D8 results, in order, for teaching and reproducing a mob's play."""
+
+    dice: list[int] = field(default_factory=list)

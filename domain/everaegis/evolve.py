@@ -760,3 +760,18 @@ def _artificers_done(s: GameState, e: ev.ArtificersDone) -> None:
     s.gifting = []
     s.stage = "setup"
     s.artificers_done = True
+
+
+# ----- mob players -----
+
+
+@_on(ev.DieRolled)
+def _die_rolled(s: GameState, e: ev.DieRolled) -> None:
+    del s.dice[: e.rigged]
+    if e.rng:
+        s.rng = e.rng[1]
+
+
+@_on(ev.DiceRigged)
+def _dice_rigged(s: GameState, e: ev.DiceRigged) -> None:
+    s.dice = list(e.dice)

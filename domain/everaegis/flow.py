@@ -16,6 +16,7 @@ from domain.everaegis.context import Ctx
 from domain.everaegis.effects import decision, effect_step, fire_triggers
 from domain.everaegis.items import brig_sources, sanction_sources
 from domain.everaegis.leaders import choosers, selection_step
+from domain.everaegis.mob_play import mob_step
 from domain.everaegis.reactions import (
     asked_for_action,
     asked_for_guard,
@@ -43,8 +44,8 @@ class Need:
 
 def advance(ctx: Ctx) -> None:
     for _ in range(MAX_AUTO_STEPS):
-        if not step(ctx):
-            return
+        if not step(ctx) and not mob_step(ctx, [(n.seat, n.kind) for n in waiting(ctx.state)]):
+            return  # R173: a mob's decisions are made here, with the D8 (mob_play); it is never prompted
     raise AssertionError("the game did not settle")  # pragma: no cover
 
 
@@ -116,9 +117,8 @@ def action_step(ctx: Ctx) -> bool:
         return challenge_step(ctx)
     if act.stage == "declared":
         asked = asked_for_action(s, act)
-        if asked:
-            assert act.claim is not None
-            open_window(ctx, act.declarer, act.claim, "action", asked)
+        if asked:  # a mob's action is no claim (R43): its window only asks WALL holders to guard
+            open_window(ctx, act.declarer, act.claim or "", "action", asked)
         else:
             ctx.emit(ev.ActionResolving(seat=act.declarer, action=act.action))
         return True

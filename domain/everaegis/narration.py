@@ -200,7 +200,7 @@ def _declared(e: dict[str, Any], who: Callable[[Any], str]) -> str:
         return f"{seat} recruits"
     if action == "war":
         return f"{seat} declares war on {who(plan.get('target'))}"
-    claim = f"{seat} claims the {_action(action)}"
+    claim = f"{seat} claims the {_action(action)}" if e.get("claim") else f"{seat} uses the {_action(action)}"
     if action == "temple":
         return f"{claim}: give a revealed card to {who(plan.get('recipient'))}"
     if action == "mason":
@@ -219,6 +219,8 @@ def _declared(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 @_on("ReactionWindowOpened")
 def _window_opened(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     asked = ", ".join(who(s) for s in e.get("asked", []))
+    if not e.get("claim"):  # a mob's action is no claim (R43)
+        return f"{asked} may guard against {who(e['claimant'])}'s action with the WALL"
     return f"{asked} may react to {who(e['claimant'])}'s {e['claim']} claim"
 
 
@@ -483,3 +485,15 @@ def _artificer_passed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 @_on("ArtificersDone")
 def _artificers_done(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return "The Artificers' gifts are done"
+
+
+@_on("DieRolled")
+def _die_rolled(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    dice = e.get("dice") or []
+    rolled = f"{e['total']}" if len(dice) == 1 else f"{' + '.join(str(d) for d in dice)} = {e['total']}"
+    return f"The D8 for {who(e['seat'])} ({e['purpose']}) rolls {rolled}: {e['outcome']}"
+
+
+@_on("DiceRigged")
+def _dice_rigged(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"The next D8 results are set: {', '.join(str(d) for d in e.get('dice', []))}"

@@ -147,7 +147,11 @@ def _react_prompt(s: GameState, seat: int) -> Prompt:
         for means in guard_means(s, seat, act):
             label = f"Guard with a {w.claim} claim" if means == "card" else "Guard with the WALL"
             opts.append(Option(label, {**base, "answer": "guard", "means": means}, "guard"))
-        what = f"{claimant} declares {act.action.title()} (claiming a {w.claim})"
+        what = (
+            f"{claimant} declares {act.action.title()} (claiming a {w.claim})"
+            if w.claim
+            else f"{claimant} (a mob) uses {act.action.title()}"
+        )
     else:
         what = f"{claimant} guards with a {w.claim} claim"
     text = f"{s.players[seat].name}: {what}. Pass, call{' or guard' if len(opts) > 2 else ''} (R39, R56)"
@@ -160,7 +164,7 @@ def gift_prompt(s: GameState, seat: int) -> Prompt | None:
         return None
     partner = s.partner(seat)
     me = s.players[seat]
-    if partner is None or me.eliminated or s.players[partner].eliminated or me.soldiers == 0:
+    if partner is None or me.eliminated or s.players[partner].eliminated or me.soldiers == 0 or s.is_mob(seat):
         return None
     war = s.act.war if s.act is not None else None
     if war is not None and seat in (war.attacker, war.defender) and war.stage not in ("ended",):

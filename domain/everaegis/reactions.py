@@ -38,17 +38,20 @@ def affected(s: GameState, act: Act) -> set[int]:
 
 def guard_means(s: GameState, seat: int, act: Act) -> list[str]:
     """How ``seat`` may guard ``act``: a claim of the matching building, or the WALL (R65, R69, R71)."""
-    if act.sanctioned or act.claim is None or CATALOG.action(act.action).pierce:
+    if act.sanctioned or CATALOG.action(act.action).pierce:
         return []
     if seat not in affected(s, act):
         return []
-    return ["card", "wall"] if s.wall == seat else ["card"]
+    # R43: a mob's action (no claim) is guarded only with the WALL; a mob guards only with the WALL
+    # (A50 ruling); in Solo the person claims only a building they hold (R167)
+    card = act.claim is not None and not s.is_mob(seat) and (s.may_bluff(seat) or s.holds(seat, act.claim))
+    return (["card"] if card else []) + (["wall"] if s.wall == seat else [])
 
 
 def asked_for_action(s: GameState, act: Act) -> list[int]:
     """Everyone who may call or guard, in turn order from the current player (RULINGS: who is asked)."""
-    if act.sanctioned or act.claim is None:
-        return []  # R61, A17: Recruit, War and a SANCTION's text are not claims
+    if act.sanctioned or (act.claim is None and not s.is_mob(act.declarer)):
+        return []  # R61, A17: Recruit, War and a SANCTION's text are not claims; a mob's action may meet a WALL
     seats = [
         seat for seat in s.remaining() if seat != act.declarer and (s.may_call(seat, act.declarer) or guard_means(s, seat, act))
     ]

@@ -60,6 +60,7 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
                 "items": _items_of(s, p.seat),
                 **({"sacrifices": p.sacrifices} if p.sacrifices else {}),
                 **_leader_of(s, p, who),
+                "mob": s.is_mob(p.seat),  # R173: played by the D8
             }
         )
     deck: dict[str, Any] = {"size": len(s.deck)}
@@ -74,6 +75,7 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
     out: dict[str, Any] = {
         "ruleset": "ever-aegis",
         "variants": list(s.config.variants),
+        "mobs": list(s.config.mobs),
         "perspective": perspective,
         "you": perspective if isinstance(perspective, int) else None,
         "seq": s.seq,

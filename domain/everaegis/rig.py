@@ -8,7 +8,9 @@ Rig shape::
 
     {"deck": ["Temple", ...], "hands": {"0": ["Barracks", {"name": "Mason", "revealed": true}]},
      "soldiers": {"0": 5}, "wall": 1, "treaty": {"holder": 2, "giver": 3}, "brigs": {"0": 1},
-     "sanctions": {"1": ["war"]}, "first_player": 0, "years": [["Temple", ...]]}
+     "sanctions": {"1": ["war"]}, "first_player": 0, "years": [["Temple", ...]], "dice": [3, 8]}
+
+``dice`` are the next D8 results a mob rolls (R173-R181), in order, before the seed's own.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ RIG_KEYS = (
     "leaders",
     "items",
     "dictator",
+    "dice",
 )
 
 
@@ -140,6 +143,9 @@ def validate(rig: Any, seats: int, components: dict[str, Any] | None = None) -> 
         raise MalformedCommand(f"rig: the game has {CATALOG.item_count['SANCTION']} SANCTIONS")
     first = rig.get("first_player", 0)
     first = _seat(first, seats, "first_player")
+    dice = rig.get("dice") or []
+    if not isinstance(dice, list) or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 8 for d in dice):
+        raise MalformedCommand("rig: dice must be a list of D8 results, each from 1 to 8", rule="R173")
     return {
         "deck": deck,
         "hands": hands,
@@ -150,6 +156,7 @@ def validate(rig: Any, seats: int, components: dict[str, Any] | None = None) -> 
         "brigs": brigs,
         "sanctions": sanctions,
         "first_player": first,
+        "dice": list(dice),
         "leaders": leaders,
         "estates": estates,
         "items": items,
@@ -234,4 +241,6 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
     for seat, names in sorted(rig.get("items", {}).items()):
         for item in names:
             ctx.emit(ev.ItemGained(seat=seat, item=item, source="reserve", reason="rigged setup"))
+    if rig.get("dice"):
+        ctx.emit(ev.DiceRigged(dice=rig["dice"]))
     ctx.emit(ev.SetupDealt(cards_each=0))

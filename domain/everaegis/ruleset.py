@@ -33,6 +33,7 @@ class EverAegis:
             names=spec.get("names", ()),
             options=spec.get("options"),
             selection=spec.get("selection"),
+            mobs=spec.get("mobs", ()),
         )
 
     def start(

@@ -277,6 +277,7 @@ class GameState:
     end_reason: str | None = None
     window_snapshot: GameState | None = None  # the state when the open action window opened (for Undo)
     undo: UndoPoint | None = None
+    dice: list[int] = field(default_factory=list)  # rigged D8 results still to come (rig "dice"; mob.py)
 
     def clone(self) -> GameState:
         return GameState(
@@ -325,6 +326,7 @@ class GameState:
             end_reason=self.end_reason,
             window_snapshot=self.window_snapshot,  # never changed once taken: shared
             undo=self.undo.clone() if self.undo else None,
+            dice=list(self.dice),
         )
 
     # ----- queries used across the rules modules -----
@@ -350,7 +352,14 @@ class GameState:
         """R56, R62: a remaining player other than the claimant, without a BRIG (A37 ruling), not the
         claimant's TREATY partner (R107). Used by the reaction protocol and by Undo."""
         p = self.players[seat]
-        return not p.eliminated and seat != claimant and p.brigs == 0 and self.partner(claimant) != seat
+        return (
+            not p.eliminated
+            and seat != claimant
+            and p.brigs == 0
+            and self.partner(claimant) != seat
+            and not self.is_mob(seat)  # A50 ruling: a mob never calls
+            and not self.is_mob(claimant)  # R43: a mob's action is no claim
+        )
 
     def partner(self, seat: int) -> int | None:
         """The other party of the TREATY, if ``seat`` is one of its two parties (R107, R108)."""
@@ -461,3 +470,15 @@ class GameState:
             if e["name"] == name:
                 return e
         return None
+
+    # ----- mobs and Solo (R167, R173) -----
+    def is_mob(self, seat: int) -> bool:
+        """R173: the seat is played by the D8 (mob.py), never prompted."""
+        return seat in self.config.mobs
+
+    def may_bluff(self, seat: int) -> bool:
+        """R167 Solo: the person cannot bluff; they claim only buildings they hold unrevealed."""
+        return "solo" not in self.config.variants or self.is_mob(seat)
+
+    def holds(self, seat: int, building: str) -> bool:
+        return any(c.name == building for c in self.players[seat].unrevealed)
