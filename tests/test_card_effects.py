@@ -393,3 +393,51 @@ def test_e20_derived_not_on_the_turn_received_and_not_while_an_action_is_execute
     assert "use_item" in t.kinds(1)
     t.declare(1, "treasury")  # a claim: the window is open, the action is being executed
     assert "use_item" not in t.kinds(1)
+
+
+# ----- reactive items (R104) -----
+
+
+def test_r104_the_bird_thwarts_any_action_even_a_recruit_and_is_discarded():
+    rig = {
+        "deck": ["Barracks", "Mason"],
+        "hands": {"0": ["Temple"], "2": ["Mason"]},
+        "first_player": 0,
+        "items": {"2": ["BIRD"]},
+    }
+    t = Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", names=NAMES[:4])
+    t.declare(0, "recruit")
+    w = t.state.window
+    assert w is not None and w.asked == [2] and w.claim == ""
+    answers = {o.command["answer"] for o in t.options(2)}
+    assert answers == {"pass", "use"}  # no call: Recruit is not a claim (R61)
+    t.play(next(o.command for o in t.options(2) if o.command["answer"] == "use"))
+    assert t.of("ActionThwarted")[-1].reason.startswith("BIRD used by Sally")
+    assert t.soldiers(0) == 3 and t.state.items_of(2) == [] and t.state.supply("BIRD") == 1
+
+
+def test_r104_a_call_is_settled_first_and_a_bird_not_used_leaves_the_action_alone():
+    rig = {
+        "deck": ["Barracks", "Mason"],
+        "hands": {"0": ["Treasury", "Temple"], "2": ["Mason"]},
+        "first_player": 0,
+        "items": {"2": ["BIRD"]},
+    }
+    t = Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", names=NAMES[:4])
+    t.declare(0, "treasury")
+    t.react(1, "call")
+    t.play(next(o.command for o in t.options(2) if o.command["answer"] == "use"))
+    t.react(3, "pass")
+    # Keith's call is settled first: Jeff shows his Treasury, so the call fails and Keith pays ...
+    assert t.kinds(0) == ["prove"]
+    t.play({"type": "reveal", "seat": 0, "card": t.card(0, "Treasury")})
+    while t.kinds(1) == ["pay"]:
+        t.play(t.options(1)[0].command)
+    # ... then the BIRD thwarts the Treasury before it executes
+    types = t.types()
+    assert types.index("ClaimProven") < types.index("CallSettled") < types.index("ActionThwarted")
+    assert t.of("ActionThwarted")[-1].reason == "BIRD used by Sally" and t.soldiers(0) == 3
+    free = Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", names=NAMES[:4])
+    free.declare(0, "treasury")
+    free.pass_all()
+    assert free.soldiers(0) == 8 and free.state.items_of(2) == ["BIRD"]

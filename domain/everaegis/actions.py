@@ -15,6 +15,7 @@ from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effects import leader_source, plans
 from domain.everaegis.items import discard_item, give_treaty, give_wall, item_label, items_in_play, place_sanction_step
+from domain.everaegis.reactive import thwart_step
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState
 from domain.everaegis.war import war_step
@@ -220,6 +221,8 @@ def execute_step(ctx: Ctx) -> bool:
     assert act is not None
     d, action, plan = act.declarer, act.action, act.plan
     done = ev.ActionCompleted
+    if act.step == 0 and thwart_step(ctx):  # R104: a reactive item used in the window
+        return True
     leader_effect = s.leader_effect(d, action) if action in ("laboratory", "library") else None
     if s.plain_action(d, action):
         ctx.emit(done(seat=d, action=action, outcome=f"no effect: {s.players[d].leader}'s text is not printed (A54)"))

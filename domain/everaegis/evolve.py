@@ -449,7 +449,10 @@ def _window_closed(s: GameState, e: ev.ReactionWindowClosed) -> None:
     assert s.window is not None and s.act is not None
     snapshot, s.window_snapshot = s.window_snapshot, None
     called = any(a.get("answer") == "call" for a in e.answers.values())
-    if snapshot is not None and e.by == "deadline" and e.timed_out and not called:
+    used = s.in_turn_order([int(seat) for seat, a in e.answers.items() if a.get("answer") == "use"])
+    if used and s.window.about == "action":
+        s.act.reacted = (used[0], e.answers[str(used[0])]["means"])  # R104: the first in turn order
+    if snapshot is not None and e.by == "deadline" and e.timed_out and not called and s.window.claim:
         claimant = s.window.claimant
         eligible = [seat for seat in e.timed_out if snapshot.may_call(seat, claimant)]
         if eligible:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.everaegis import reactive
 from domain.everaegis.actions import barracks_choices, declarations, put_back_choices, sanction_choices
 from domain.everaegis.artificers import options as artificer_options
 from domain.everaegis.consumables import options as consumable_options
@@ -141,16 +142,20 @@ def _react_prompt(s: GameState, seat: int) -> Prompt:
     claimant = s.players[w.claimant].name
     base = {"type": "react", "seat": seat, "window": w.id}
     opts = [Option("Pass", {**base, "answer": "pass"}, "pass")]
-    if s.may_call(seat, w.claimant):
+    if w.claim and s.may_call(seat, w.claimant):  # R61: a non-claim (Recruit, War, a mob's action) cannot be called
         opts.append(Option(f"Call {claimant}'s bluff: they claim a {w.claim}", {**base, "answer": "call"}, "call"))
     if w.about == "action":
+        if seat in reactive.users(s, act):
+            for item in reactive.reactions(s, seat):
+                label = f"Use the {item}: thwart this action (R104; it is then discarded)"
+                opts.append(Option(label, {**base, "answer": "use", "means": item}, "use"))
         for means in guard_means(s, seat, act):
             label = f"Guard with a {w.claim} claim" if means == "card" else "Guard with the WALL"
             opts.append(Option(label, {**base, "answer": "guard", "means": means}, "guard"))
         what = (
             f"{claimant} declares {act.action.title()} (claiming a {w.claim})"
             if w.claim
-            else f"{claimant} (a mob) uses {act.action.title()}"
+            else f"{claimant}{' (a mob)' if s.is_mob(w.claimant) else ''} uses {act.action.title()}"
         )
     else:
         what = f"{claimant} guards with a {w.claim} claim"

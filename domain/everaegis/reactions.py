@@ -6,6 +6,7 @@ Rules: R38-R39, R55-R72, A1-A4, A10-A13, A16 and RULINGS "The reaction protocol"
 from __future__ import annotations
 
 from domain.everaegis import events as ev
+from domain.everaegis import reactive
 from domain.everaegis.cards import reveal
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.context import Ctx
@@ -50,12 +51,13 @@ def guard_means(s: GameState, seat: int, act: Act) -> list[str]:
 
 def asked_for_action(s: GameState, act: Act) -> list[int]:
     """Everyone who may call or guard, in turn order from the current player (RULINGS: who is asked)."""
+    reacting = reactive.users(s, act)  # R104: a reactive item may answer any action
     if act.sanctioned or (act.claim is None and not s.is_mob(act.declarer)):
-        return []  # R61, A17: Recruit, War and a SANCTION's text are not claims; a mob's action may meet a WALL
+        return s.in_turn_order(reacting)  # R61, A17: Recruit, War and a SANCTION's text are not claims
     seats = [
         seat for seat in s.remaining() if seat != act.declarer and (s.may_call(seat, act.declarer) or guard_means(s, seat, act))
     ]
-    return s.in_turn_order(seats)
+    return s.in_turn_order(set(seats) | set(reacting))
 
 
 def asked_for_guard(s: GameState, guarder: int) -> list[int]:

@@ -203,6 +203,7 @@ class Act:
     todo: list[dict[str, Any]] = field(default_factory=list)  # SANCTIONS still to place
     war: War | None = None
     step: int = 0  # action-specific progress (Temple: the card has moved)
+    reacted: tuple[int, str] | None = None  # a reactive item used against it: (seat, item) (R104)
 
     def clone(self) -> Act:
         return Act(
@@ -217,6 +218,7 @@ class Act:
             list(self.todo),
             replace(self.war) if self.war else None,
             self.step,
+            self.reacted,
         )
 
     def guard_of(self, seat: int) -> Guard | None:

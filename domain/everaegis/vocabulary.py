@@ -11,6 +11,7 @@ Moments (R92, R93, R26, R29):
 - ``declared``: a leader's Laboratory or Library, with every choice made in the declaration (RULINGS:
   one declaration, one window);
 - ``used``: a consumable item, when its holder uses it (R103);
+- ``reaction``: a reactive consumable, used as an answer in the reaction window on an action (R104);
 - ``opponent item discarded``: a leader's ability that acts whenever an opponent's item is discarded (the
   step parameter ``"$discarded"`` names that item).
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-MOMENTS = ("revealed", "begin", "end", "while revealed", "declared", "opponent item discarded", "used")
+MOMENTS = ("revealed", "begin", "end", "while revealed", "declared", "opponent item discarded", "used", "reaction")
 LEADER_MOMENTS = {"laboratory": "declared", "library": "declared", "ability": "opponent item discarded"}
 WHO = ("self", "any player", "an opponent", "each opponent", "all players")
 COUNT = ("count", int, 1, 8)
@@ -52,6 +53,7 @@ STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
         "the possessor adds or removes an unused soldier from the BOMB ('may': or leaves it)",
     ),
     "discard_item_in_play": ((COUNT,), "the possessor discards items in play, any player's (R47, R145)"),
+    "thwart_action": ((), "the action this reaction answers is thwarted (R74): it does not execute"),
     "discard_any_cards": ((COUNT,), "the possessor discards cards in play, any player's, revealed or not (R96, R145)"),
     "choose": (
         (("options", "steps"), ("may", (True, False))),
@@ -114,8 +116,10 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
         raise EffectError(f"a leader's {leader} acts when '{LEADER_MOMENTS[leader]}', not {when!r}")
     if leader is None and when in ("declared", "opponent item discarded"):
         raise EffectError(f"'when': {when!r} is for a leader's actions and ability")
-    if item and when not in ("begin", "end", "used"):
-        raise EffectError("an item acts at its holder's Begin or End Phase, or when used: 'when' must be begin, end or used")
+    if item and when not in ("begin", "end", "used", "reaction"):
+        raise EffectError(
+            "an item acts at its holder's Begin or End Phase, or when used: 'when' must be begin, end, used or reaction"
+        )
     if estate_type == "trigger" and when != "revealed":
         raise EffectError("a trigger estate acts when revealed (R92): 'when' must be 'revealed'")
     if estate_type == "condition" and when == "revealed":
