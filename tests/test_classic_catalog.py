@@ -101,3 +101,34 @@ def test_check_catalog_on_the_command_line(tmp_path):
     out = subprocess.run(aegis("check-catalog", str(typo)), capture_output=True, text=True, env=clean_env(), timeout=60)
     assert out.returncode == 1
     assert f"{typo}: catalog: estates[3] ({data['estates'][3]['name']}): text_known must be one of" in out.stderr
+
+
+def _harbor_effect(data):
+    entry = next(e for e in data["estates"] if e["name"] == "Harbor")
+    entry.update(
+        type="trigger", text_known="full", printed_text="TEST STUB", effect={"when": "revealed", "steps": [{"step": "teleport"}]}
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "entry", "problem"),
+    [
+        (lambda d: d["estates"][3].update(text_known="ful"), "estates[3] (Blacksmith)", "text_known must be one of"),
+        (lambda d: d["leaders"][2].pop("name"), "leaders[2]", "needs a 'name'"),
+        (_harbor_effect, "(Harbor)", "effect step 1: unknown step 'teleport'"),
+        (lambda d: d["items"][1].update(count=0), "items[1] (AXE)", "count must be a whole number of 1 or more"),
+        (lambda d: d["estates"][0].update(count=2), "estates[0] (Archaeologist)", "there is 1 copy of each estate card"),
+    ],
+    ids=["typo", "missing-field", "unknown-step", "bad-item-count", "bad-estate-count"],
+)
+def test_a_bad_catalog_file_is_refused_naming_the_file_the_entry_and_the_problem(tmp_path, change, entry, problem):
+    from service.settings import read_catalog
+
+    data = _raw()
+    change(data)
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CatalogError) as err:
+        read_catalog(str(path))
+    message = err.value.message
+    assert message.startswith(f"{path}: catalog: ") and entry in message and problem in message, message

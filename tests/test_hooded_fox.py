@@ -128,3 +128,27 @@ def test_r168_dictator_needs_the_classic_components_and_draws_a_mat_nobody_leads
         t.play(t.options(t.waiting()[0].seat)[0].command)
     chosen = t.of("DictatorChosen")
     assert len(chosen) == 1 and chosen[0].mat not in [p.leader for p in t.state.players]
+
+
+def test_e3_peters_library_takes_the_bird_from_sally_and_gives_it_to_jeff_after_one_window():
+    """E3, as the protocol of RULINGS (one declaration, one window): Peter, the Hooded Fox, declares his
+    Library with its whole plan; nobody reacts; Jeff holds the BIRD and Sally does not (R106: to give an item
+    he does not possess, he takes it from its holder). The example's second sentence belongs to his
+    Laboratory (A22) and is tested above."""
+    names = ["Sally", "Jeff", "Fred", "Peter"]
+    rig = {
+        "deck": ["Barracks", "Mason"],
+        "first_player": 3,
+        "leaders": {"3": "Hooded Fox"},
+        "hands": {"3": ["Library"]},
+        "items": {"0": ["BIRD"], "2": ["BOMB"]},
+    }
+    t = Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="freeform", names=names)
+    give = next(o for o in t.options(3) if o.command.get("action") == "library" and o.label.endswith("Give Jeff the BIRD"))
+    t.play(give.command)
+    assert t.state.window is not None and t.state.window.claim == "Library"
+    assert 0 in t.state.window.asked and 1 in t.state.window.asked  # the players the plan changes may guard
+    t.pass_all()
+    taken = t.of("ItemGained")[-1]
+    assert (taken.item, taken.seat, taken.source) == ("BIRD", 1, 0)
+    assert t.state.items_of(1) == ["BIRD"] and t.state.items_of(0) == []

@@ -19,7 +19,6 @@ from domain.kernel.errors import IllegalCommand
 from tests.helpers import Table
 
 NOT_SIMPLETON = {
-    "E3": "Hooded Fox's Library text (a Classic leader); the one-window-per-declaration protocol is tested in E11-E14",
     "E15": "estate triggers and a Classic leader ability",
     "E19": "the SHIELD item",
     "E21": "the CALTROPS item",

@@ -151,7 +151,11 @@ def decision(s: GameState) -> Decision | None:
         if _start_work(s, p, step) is not None:
             return None
         targets = [t for t in _players(s, p, step["who"]) if t not in p.guarded or t == p.owner]
-        return Decision(p.owner, tuple((names[t], t) for t in targets), f"{p.source}: choose {step['who']} ({name})")
+        if name == "give_item" and len(step["items"]) == 1:
+            opts = tuple((f"Give {names[t]} the {step['items'][0]}", t) for t in targets)
+        else:
+            opts = tuple((names[t], t) for t in targets)
+        return Decision(p.owner, opts, f"{p.source}: choose {step['who']} ({name})")
     work = p.work
     if name in ("reveal", "discard_unrevealed"):
         if not work["targets"] or work["left"] <= 0:
@@ -513,7 +517,8 @@ def plans(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], li
     a label; found by running it on copies of the state and branching at each choice."""
     out: list[tuple[list[Any], str]] = []
 
-    def walk(choices: list[Any], labels: list[str]) -> None:
+    def walk(choices: list[Any], labels: list[tuple[str, bool]]) -> None:
+        """``labels``: each choice's words, and whether what follows says it better (then left out)."""
         if len(out) >= limit:
             return
         ctx = Ctx(s.clone())
@@ -522,7 +527,8 @@ def plans(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], li
         for _ in range(1000):
             st = ctx.state
             if not st.effects or st.effects[0].source != source or st.draw_queue:
-                out.append((choices, "; ".join(labels)))
+                said = [text for i, (text, later) in enumerate(labels) if not (later and i < len(labels) - 1)]
+                out.append((choices, "; ".join(said)))
                 return
             p = st.effects[0]
             if p.plan:
@@ -532,8 +538,11 @@ def plans(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], li
             if d is None:
                 effect_step(ctx)
                 continue
+            step = p.steps[p.index] if p.index < len(p.steps) else {}
+            # a choice between lists of steps, or of the player before the item, is said by what follows
+            said_later = step.get("step") == "choose" or (step.get("step") == "give_item" and p.work is None)
             for label, value in d.options:
-                walk([*choices, value], [*labels, label])
+                walk([*choices, value], [*labels, (label, said_later)])
             return
 
     walk([], [])
