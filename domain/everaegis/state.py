@@ -393,14 +393,18 @@ class GameState:
             sum(len(p.cards) for p in self.players) + len(self.deck) + sum(len(c) for _, c in self.years) + len(self.estate_deck)
         )
 
-    def estate(self, name: str) -> dict[str, Any] | None:
-        """The recorded text of an estate card in a Classic game (None: a building, or a Simpleton game)."""
-        if self.components is None:
+    def component(self, section: str, name: str | None) -> dict[str, Any] | None:
+        """A Classic component as this game recorded it (``ComponentsChosen``); None if there is none."""
+        if self.components is None or name is None:
             return None
-        for e in self.components["estates"]:
+        for e in self.components.get(section, []):
             if e["name"] == name:
                 return e
         return None
+
+    def estate(self, name: str) -> dict[str, Any] | None:
+        """The recorded text of an estate card in a Classic game (None: a building, or a Simpleton game)."""
+        return self.component("estates", name)
 
     def in_effect(self, condition: str) -> bool:
         """A condition estate's condition holds: the card is revealed and possessed (R93), by any occurring
@@ -424,12 +428,7 @@ class GameState:
 
     def item_entry(self, name: str) -> dict[str, Any] | None:
         """A Classic item as recorded for this game (None: a Simpleton item, or a Simpleton game)."""
-        if self.components is None:
-            return None
-        for e in self.components.get("items", []):
-            if e["name"] == name:
-                return e
-        return None
+        return self.component("items", name)
 
     def supply(self, item: str) -> int:
         """Pieces of a Classic item in the reserve (R105)."""
@@ -466,12 +465,7 @@ class GameState:
         return out
 
     def leader_entry(self, name: str | None) -> dict[str, Any] | None:
-        if self.components is None or name is None:
-            return None
-        for e in self.components["leaders"]:
-            if e["name"] == name:
-                return e
-        return None
+        return self.component("leaders", name)
 
     # ----- mobs and Solo (R167, R173) -----
     def is_mob(self, seat: int) -> bool:
