@@ -12,9 +12,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from cli import catalog, play, project, records, serve
+from cli import catalog, game_options, play, project, records, serve
 from domain.bots import BOTS
-from domain.everaegis.config import MAX_SEATS, MIN_SEATS, OPTIONS, SELECTIONS, VARIANTS
+from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
 from domain.kernel.errors import DomainError
 
 
@@ -34,13 +34,11 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.max_turns < 1:
         print("aegis simulate: --max-turns must be at least 1", file=sys.stderr)
         return 2
-    options: dict[str, int] = {}
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep or not value.strip().lstrip("-").isdigit():
-            print(f"aegis simulate: --option takes name=whole-number, not {item!r}", file=sys.stderr)
-            return 2
-        options[name.strip()] = int(value)
+    try:
+        options = game_options.parse(args.option)
+    except ValueError as err:
+        print(f"aegis simulate: {err}", file=sys.stderr)
+        return 2
     mobs: list[int] | None = None
     if args.mobs is not None:
         parts = [m.strip() for m in args.mobs.split(",") if m.strip()]
@@ -124,19 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--workers", type=int, default=1, help="processes to play games in parallel; the digest does not change (default 1)"
     )
-    sim.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help=f"a game option, repeatable (known: {', '.join(OPTIONS)}; see docs/rulings.md)",
-    )
-    sim.add_argument(
-        "--selection",
-        choices=SELECTIONS,
-        default=None,
-        help="Classic leader selection mode (default limited; Simpleton games always use the Simpleton sides)",
-    )
+    game_options.add_arguments(sim)
     sim.add_argument(
         "--catalog",
         metavar="FILE",

@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 from typing import Any, TextIO
 
+from cli import game_options
 from domain.bots import BOTS
 
 
@@ -66,10 +67,19 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
     if any(b not in BOTS for b in bots):
         print(f"aegis play: bots are {', '.join(BOTS)}", file=sys.stderr)
         return 2
+    try:
+        options = game_options.parse(args.option)
+    except ValueError as err:
+        print(f"aegis play: {err}", file=sys.stderr)
+        return 2
     api = Client(args.url)
     rng = random.Random(args.seed)
     try:
         spec: dict[str, Any] = {"seats": args.seats, "variant": args.variant, "reaction_seconds": 0}
+        if options:
+            spec["options"] = options
+        if args.selection:
+            spec["selection"] = args.selection
         if args.seed is not None:
             spec["seed"] = str(args.seed)
         game = api.call("POST", "/api/games", spec)
@@ -143,7 +153,10 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--url", default="http://127.0.0.1:8000", help="the service (default http://127.0.0.1:8000)")
     p.add_argument("--seats", type=int, default=4, help="seats, you included (default 4)")
-    p.add_argument("--variant", default="simpleton", help="variants joined with '+' (default simpleton)")
+    p.add_argument(
+        "--variant", default="simpleton", help="the game and its variants joined with '+' (default simpleton; e.g. classic)"
+    )
+    game_options.add_arguments(p)
     p.add_argument("--bots", default="random,cautious", help="bots for the other seats, repeated (default random,cautious)")
     p.add_argument("--name", default="You", help="your name at the table (default You)")
     p.add_argument("--seed", default=None, help="the game's seed (default: random)")
