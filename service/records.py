@@ -19,6 +19,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
+from domain.everaegis.evolve import closes_undo
 from domain.kernel.events import canonical_json, event_from_dict
 from domain.kernel.redaction import OMNISCIENT, Perspective, reader, redact_event
 from domain.kernel.rng import commitment_of
@@ -240,15 +241,7 @@ def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> 
         return {"possible": False, "why": "no reaction window opened for this action"}
     if closed["by"] != "deadline" or not closed.get("timed_out"):
         return {"possible": False, "why": "every asked player answered before the window closed"}
-    stop = next(
-        (
-            e
-            for e in log[closed["seq"] :]
-            if e["type"] in ("CardRevealed", "CardDrawn", "CardPutOnDeck", "CardDealt")
-            or (e["type"] == "PhaseBegan" and e["phase"] == "end")
-        ),
-        None,
-    )
+    stop = next((e for e in log[closed["seq"] :] if closes_undo(e)), None)  # the engine's own list
     who = [names[s] for s in closed["timed_out"]]
     until = f"until step {stop['seq']} ({stop['type']})" if stop else "until the end of the record"
     claimed = next((e for e in log[closed["seq"] :] if e["type"] == "UndoClaimed" and e["window"] == closed["window"]), None)

@@ -134,3 +134,13 @@ def test_a_brig_holder_cannot_claim_an_undo():
     assert t.of("ReactionWindowClosed")[-1].timed_out == [1, 2]
     assert t.of("UndoPauseBegan")[-1].eligible == [1]  # seat 2 could not have called, so it cannot claim an undo
     assert t.kinds(2) == []
+
+
+def test_the_audit_and_the_engine_read_one_list_of_events_that_end_an_undo():
+    """A Temple move (CardMoved) ends an undo for the engine, and so in the audit's report (service/records.py)."""
+    from domain.everaegis.evolve import closes_undo
+    from service import records
+
+    assert closes_undo({"type": "CardMoved"}) and closes_undo({"type": "PhaseBegan", "phase": "end"})
+    assert not closes_undo({"type": "PhaseBegan", "phase": "action"}) and not closes_undo({"type": "SoldiersChanged"})
+    assert records.closes_undo is closes_undo

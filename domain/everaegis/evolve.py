@@ -45,7 +45,12 @@ _PROGRESS = (
 
 
 # Events after which an undo can no longer be claimed: a card revealed, gained or seen (R156).
-_UNDO_CLOSERS = (ev.CardDrawn, ev.CardDealt, ev.CardRevealed, ev.CardPutOnDeck, ev.CardMoved)
+UNDO_CLOSERS = tuple(cls.TYPE for cls in (ev.CardDrawn, ev.CardDealt, ev.CardRevealed, ev.CardPutOnDeck, ev.CardMoved))
+
+
+def closes_undo(event: dict[str, Any]) -> bool:
+    """RULINGS "Undo": after this event (as a dict) an undo can no longer be claimed; so does the End Phase."""
+    return event["type"] in UNDO_CLOSERS or (event["type"] == "PhaseBegan" and event.get("phase") == "end")
 
 
 def apply(state: GameState, event: Event) -> None:
@@ -56,9 +61,7 @@ def apply(state: GameState, event: Event) -> None:
     handler(state, event)
     if isinstance(event, _PROGRESS):
         state.quiet_turns = 0
-    if state.undo is not None and (
-        isinstance(event, _UNDO_CLOSERS) or (isinstance(event, ev.PhaseBegan) and event.phase == "end")
-    ):
+    if state.undo is not None and closes_undo({"type": event.TYPE, "phase": getattr(event, "phase", None)}):
         state.undo = None  # RULINGS "Undo": too late now
     state.seq = event.seq
 
