@@ -54,6 +54,7 @@ def check_conservation(s: GameState) -> None:
     estates = [e["name"] for e in s.components["estates"]] if s.components else []
     counts = {name: 0 for name in [*BUILDINGS, *estates]}
     cards = [c for p in s.players for c in p.cards] + s.deck + [c for _, y in s.years for c in y] + s.estate_deck
+    cards += s.rubble  # Rubble Rouser (R158)
     for c in cards:
         counts[c.name] += 1
     assert counts == {**CATALOG.building_count, **dict.fromkeys(estates, 1)}
@@ -96,6 +97,12 @@ def check_views(s: GameState) -> None:
             for c, cv in zip(p.cards, pv["cards"], strict=True):
                 allowed = s.status == "finished" or c.known_to(seat, p.seat)
                 assert ("name" in cv) == allowed, (seat, p.seat, c, cv)
+                assert ("discovery" in cv) == c.discovered  # R160: a token only on a discovered card
+                assert not c.discovered or c.public  # and what it marks, everyone knows
+        if s.config.option("rubble_rouser"):  # R158: the rubble is face up for everyone
+            assert v["rubble"] == [{"id": c.id, "name": c.name} for c in s.rubble]
+        else:
+            assert "rubble" not in v and not s.rubble
         for known in v["deck"].get("known_top", []):
             card = next(c for c in s.deck if c.id == known["id"])
             assert s.status == "finished" or card.public or seat in card.known
@@ -109,7 +116,7 @@ def check_event_redaction(before: GameState, after: GameState, event: Event) -> 
             continue
         assert "seed" not in seen or not seen["seed"]
         assert "new_card" not in seen and "position" not in seen
-        if data["type"] in ("YearsFormed", "DeckFormed", "EstateDeckFormed"):
+        if data["type"] in ("YearsFormed", "DeckFormed", "EstateDeckFormed", "RubbleShuffled"):
             assert "cards" not in seen
         if "name" in seen and "card" in seen and seen["name"]:
             cid = seen["card"]
@@ -121,20 +128,26 @@ def check_event_redaction(before: GameState, after: GameState, event: Event) -> 
             card_after = after.players[owner_after].card(cid) if owner_after is not None else None
             knew = card_before is not None and card_before.known_to(seat, owner_before)
             sees_now = card_after is not None and (card_after.revealed or card_after.public or owner_after == seat)
+            sees_now = sees_now or any(c.id == cid for c in after.rubble)  # R158: the rubble is face up
             assert knew or sees_now, (seat, data)
 
 
-def make(seats: int, variants: str) -> Config:
-    """``variants`` as in VARIANTS: a Classic entry carries its leader selection after a colon."""
+def make(seats: int, variants: str, extra: dict[str, int] | None = None) -> Config:
+    """``variants`` as in VARIANTS: a Classic entry carries its leader selection after a colon; ``extra``:
+    more game options (the optional rules R158-R160)."""
     variants, _, selection = variants.partition(":")
     options = {"plain_unknown": 1} if selection else None
     if selection == "limited" and seats * 3 > 30:  # pragma: no cover - 30 mats serve 10 players with 3 each
         options = {"plain_unknown": 1, "limited_mats": 2}
+    if extra:
+        options = {**(options or {}), **extra}
     return make_config(seats=seats, variants=variants, reaction_seconds=0, options=options, selection=selection or None)
 
 
-def play_checked(seats: int, variants: str, seed: int, check_views_every: int = 1) -> GameState:
-    config = make(seats, variants)
+def play_checked(
+    seats: int, variants: str, seed: int, check_views_every: int = 1, options: dict[str, int] | None = None
+) -> GameState:
+    config = make(seats, variants, options)
     events = start(config, f"prop-{seed}")
     state = fold(config, [])
     for e in events:

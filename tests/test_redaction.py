@@ -57,6 +57,10 @@ def test_every_event_type_occurs_in_simulated_games():
                 catalog=stub_catalog(),  # estate effects (test stubs) so that effect events occur too
             )
             seen.update(e.TYPE for e in game.events)
+    optional = {"rubble_rouser": 1, "vengeance": 1, "discovery": 1}  # R158-R160: their events occur too
+    for seed in (0, 3):
+        game = play_game(seats=5, variants="simpleton", seed=f"cover-opt{seed}", bots=["random"], options=optional)
+        seen.update(e.TYPE for e in game.events)
     never = {cls.TYPE for cls in ALL_EVENT_TYPES} - seen
     # Rigged-only and rare overflow events are covered by the rule tests instead. WarThwarted (R75: an
     # attacker with 0 soldiers in the Battle Phase) cannot happen in Simpleton, where War needs 1 soldier

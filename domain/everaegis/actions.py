@@ -10,7 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from domain.everaegis import events as ev
-from domain.everaegis.cards import discard_card
+from domain.everaegis.cards import discard_card, remove_token
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effects import leader_source, plans
@@ -79,11 +79,13 @@ def _plain_label(s: GameState, seat: int, name: str) -> str:
 
 
 def _temple_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
-    """R46, A19, A32: give any revealed card possessed by any player (eliminated players' too) to any player."""
+    """R46, A19, A32: give any revealed card possessed by any player (eliminated players' too) to any player.
+    Under Vengeance nothing is taken from an eliminated player (R159)."""
     out = []
     recipients = [r for r in remaining if r != partner]
+    vengeance = s.config.option("vengeance")
     for owner in s.players:
-        if owner.seat == partner:
+        if owner.seat == partner or (vengeance and owner.eliminated):
             continue
         for card in owner.cards:
             if not card.revealed:
@@ -210,6 +212,7 @@ def put_back(ctx: Ctx, cards: tuple[Card, ...]) -> None:
     act = s.act
     assert act is not None
     for card in reversed(cards):
+        remove_token(ctx, act.declarer, card, "put on the deck")  # Discovery ruling (R160)
         ctx.emit(ev.CardPutOnDeck(seat=act.declarer, card=card.id, name=card.name, knowers=card.knowers(act.declarer, s.seats)))
     ctx.emit(ev.ActionCompleted(seat=act.declarer, action="laboratory", outcome=f"{len(cards)} card(s) put on the deck"))
 

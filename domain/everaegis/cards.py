@@ -27,6 +27,9 @@ def draw_step(ctx: Ctx) -> bool:
             )
         )
         return True
+    if s.rubble and s.config.option("rubble_rouser"):
+        shuffle_rubble(ctx)  # R158: the rubble forms the deck; a year only once the rubble is empty
+        return True
     if len(s.years) == 1:
         label, cards = s.years[0]
         ctx.emit(ev.YearMadeDeck(year=label, chosen_by=chooser(ctx), size=len(cards), forced=True))
@@ -49,8 +52,13 @@ def chooser(ctx: Ctx) -> int:
 
 
 def discard_card(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
-    """R96: the card is shuffled into the deck at a random position, unseen, and gets a new id."""
+    """R96: the card is shuffled into the deck at a random position, unseen, and gets a new id.
+    Under Rubble Rouser it goes face up onto the rubble instead (R158)."""
     s = ctx.state
+    remove_token(ctx, seat, card, "discarded")
+    if s.config.option("rubble_rouser"):
+        ctx.emit(ev.CardToRubble(seat=seat, card=card.id, name=card.name, was_revealed=card.revealed, reason=reason))
+        return
     rng = ctx.rng()
     start = rng.counter
     position = rng.below(len(s.deck) + 1)
@@ -79,3 +87,36 @@ def reveal(ctx: Ctx, seat: int, card: Card, *, full: bool, reason: str, trigger:
         from domain.everaegis.effects import on_revealed  # the interpreter uses this module: import late
 
         on_revealed(ctx, seat, card)
+
+
+def shuffle_rubble(ctx: Ctx) -> None:
+    """R158: the rubble is shuffled to form the (empty) deck; its cards get new ids so none can be followed."""
+    s = ctx.state
+    rng = ctx.rng()
+    start = rng.counter
+    made: set[str] = set()
+    cards = []
+    for c in s.rubble:
+        new_id = ctx.new_card_id(rng, made)
+        made.add(new_id)
+        cards.append({"id": new_id, "name": c.name})
+    cards = rng.shuffle(cards)
+    composition: dict[str, int] = {}
+    for c in s.rubble:
+        composition[c.name] = composition.get(c.name, 0) + 1
+    ctx.emit(
+        ev.RubbleShuffled(size=len(cards), composition=dict(sorted(composition.items())), cards=cards, rng=[start, rng.counter])
+    )
+
+
+def place_token(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
+    """Discovery (R160): a card revealed and then unrevealed gets a discovery token, unless it has one."""
+    if ctx.state.config.option("discovery") and not card.discovered:
+        ctx.emit(ev.DiscoveryTokenPlaced(seat=seat, card=card.id, name=card.name, reason=reason))
+
+
+def remove_token(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
+    """Discovery ruling: the token stays on the card while a player possesses it, and goes back to the
+    supply when the card leaves for the deck or the rubble (docs/rulings.md, Discovery)."""
+    if card.discovered:
+        ctx.emit(ev.DiscoveryTokenRemoved(seat=seat, card=card.id, name=card.name, reason=reason))

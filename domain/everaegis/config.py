@@ -44,6 +44,15 @@ OPTIONS = {
         1,
         "1: a BRIG holder skips their next turn, then that BRIG is discarded; 0: the BRIG stays and only blocks calls",
     ),
+    "rubble_rouser": GameOption(
+        "R158", 0, 0, 1, "1: the optional Rubble Rouser rule: discards go face up to the rubble, reshuffled before a year"
+    ),
+    "vengeance": GameOption(
+        "R159", 0, 0, 1, "1: the optional Vengeance rule: eliminated players may call; a wrong call gives a lasting BRIG"
+    ),
+    "discovery": GameOption(
+        "R160", 0, 0, 1, "1: the optional Discovery rule: a revealed card that is unrevealed carries a discovery token"
+    ),
 }
 MIN_SEATS, MAX_SEATS = 3, 10
 

@@ -41,7 +41,8 @@ def diagnose(s: GameState, cmd: dict[str, Any], same_kind: list[Prompt], all_ope
 
 def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any]) -> tuple[str, str]:
     """The rule that keeps ``seat`` out of the game's decisions right now, and why."""
-    if s.players[seat].eliminated:
+    vengeance = s.players[seat].eliminated and s.config.option("vengeance") and cmd["type"] == "react"
+    if s.players[seat].eliminated and not vengeance:
         return "R123", "you are eliminated: an eliminated player takes no part"
     if s.is_mob(seat):
         return "R173", "this seat is a mob: the D8 decides for it"
@@ -53,8 +54,12 @@ def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any]) -> tuple[str
             return "A1", "you have already answered in this window"
         if s.partner(w.claimant) == seat:
             return "R107", "TREATY parties cannot call each other's bluffs"
+        if seat in s.silenced:
+            return "R159", "your wrong call under Vengeance ended your calling for the rest of the game"
         if s.players[seat].brigs:
             return "A37", "a BRIG holder cannot call bluffs"
+    if vengeance:
+        return "R159", "under Vengeance an eliminated player may only call bluffs, when a window asks them"
     if cmd["type"] == "give_soldiers" and s.partner(seat) is not None:
         return "R107", "a player within a war cannot give away their soldiers"
     return "R24", "nothing is asked of you now; see your view's prompts"
@@ -111,6 +116,8 @@ def _declaration_reason(s: GameState, cmd: dict[str, Any]) -> tuple[str | None, 
             return "R46", "Temple gives a revealed card; that card is unrevealed"
         if owner == partner or cmd.get("recipient") == partner:
             return "R107", "you cannot affect your TREATY partner"
+        if s.players[owner].eliminated and s.config.option("vengeance"):
+            return "R159", "under Vengeance nobody may take a card from an eliminated player"
     if action == "library" and "sanctions" in cmd:
         for t in cmd["sanctions"] if isinstance(cmd["sanctions"], list) else []:
             if isinstance(t, dict) and isinstance(t.get("seat"), int) and 0 <= t["seat"] < s.seats:

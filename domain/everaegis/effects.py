@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.everaegis import events as ev
-from domain.everaegis.cards import discard_card, reveal
+from domain.everaegis.cards import discard_card, place_token, reveal
 from domain.everaegis.context import Ctx
 from domain.everaegis.items import discard_item, item_label, items_in_play
 from domain.everaegis.soldiers import change_soldiers
@@ -284,6 +284,7 @@ def _act_on_card(ctx: Ctx, p: Pending, name: str, seat: int, card: Card) -> None
 
 def _unreveal(ctx: Ctx, p: Pending, seat: int, card: Card) -> None:
     ctx.emit(ev.CardUnrevealed(seat=seat, card=card.id, name=card.name, reason=f"{p.source} (card effect)"))
+    place_token(ctx, seat, card, f"{p.source} (card effect)")  # Discovery (R160)
     if ctx.state.players[seat].eliminated:  # R125: still eliminated, so the card is revealed again at once
         again = ctx.state.players[seat].card(card.id)
         assert again is not None
@@ -315,7 +316,8 @@ def gain_item(ctx: Ctx, receiver: int, item: str, reason: str) -> None:
     if supply > 0:
         source: Any = "reserve"
     else:
-        holders = s.in_turn_order([seat for seat in held if seat != receiver])
+        vengeance = s.config.option("vengeance")  # R159: nothing is taken from an eliminated player
+        holders = s.in_turn_order([seat for seat in held if seat != receiver and not (vengeance and s.players[seat].eliminated)])
         if not holders:
             ctx.emit(ev.ItemNotGained(seat=receiver, item=item, reason="no piece left to take (R105, A43)"))
             return

@@ -701,3 +701,50 @@ class DiceRigged(Event):
     """Rigged setup: the next D8 results, in order, for teaching and reproducing a mob's play."""
 
     dice: list[int] = field(default_factory=list)
+
+
+# ----- the optional rules Rubble Rouser, Discovery (R158, R160, docs/rulings.md) -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardToRubble(Event):
+    """Rubble Rouser: a discarded card goes face up onto the rubble, the public discard pile (R158).
+    It keeps its id there: its identity is public from now on."""
+
+    seat: int = 0
+    card: str = ""
+    name: str = ""
+    was_revealed: bool = False
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RubbleShuffled(Event):
+    """Rubble Rouser: a card must be gained from an empty deck, so the rubble is shuffled to form the deck,
+    before any year (R158). Its composition was public; the order and the cards' new ids are not."""
+
+    size: int = 0
+    composition: dict[str, int] = field(default_factory=dict)
+    cards: list[dict[str, str]] = field(default_factory=list)  # top first, with new ids
+    rng: list[int] = field(default_factory=list)
+    SECRET = ("cards",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiscoveryTokenPlaced(Event):
+    """Discovery: a revealed card was unrevealed, so a discovery token on it shows everyone what it is (R160)."""
+
+    seat: int = 0
+    card: str = ""
+    name: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiscoveryTokenRemoved(Event):
+    """Discovery: the card leaves its possessor for the deck or the rubble; its token goes back (R160 ruling)."""
+
+    seat: int = 0
+    card: str = ""
+    name: str = ""
+    reason: str = ""

@@ -41,11 +41,15 @@ _PROGRESS = (
     ev.CardMoved,
     ev.CardPutOnDeck,
     ev.PlayerEliminated,
+    ev.CardToRubble,
 )
 
 
 # Events after which an undo can no longer be claimed: a card revealed, gained or seen (R156).
-UNDO_CLOSERS = tuple(cls.TYPE for cls in (ev.CardDrawn, ev.CardDealt, ev.CardRevealed, ev.CardPutOnDeck, ev.CardMoved))
+# Under Rubble Rouser a discard is face up: a card revealed (R158).
+UNDO_CLOSERS = tuple(
+    cls.TYPE for cls in (ev.CardDrawn, ev.CardDealt, ev.CardRevealed, ev.CardPutOnDeck, ev.CardMoved, ev.CardToRubble)
+)
 
 
 def closes_undo(event: dict[str, Any]) -> bool:
@@ -307,10 +311,15 @@ def _discarded(s: GameState, e: ev.CardDiscarded) -> None:
     card = _take_card(s, e.seat, e.card)
     s.deck.insert(e.position, Card(e.new_card, card.name))
     s.rng = e.rng[1]
+    _discard_done(s, e.seat, e.reason)
+
+
+def _discard_done(s: GameState, seat: int, reason: str) -> None:
+    """What a discard settles, wherever the card goes: a Barracks victim's turn, a SANCTION's price."""
     act = s.act
-    if act is not None and e.reason == "barracks" and act.queue and act.queue[0] == e.seat:
+    if act is not None and reason == "barracks" and act.queue and act.queue[0] == seat:
         act.queue.pop(0)
-    elif act is not None and e.reason == "sanction":
+    elif act is not None and reason == "sanction":
         act.stage = "sanction paid"
 
 
@@ -497,6 +506,8 @@ def _exposed(s: GameState, e: ev.BluffExposed) -> None:
 @_on(ev.CallSettled)
 def _settled(s: GameState, e: ev.CallSettled) -> None:
     s.challenge = None
+    if not e.correct and s.players[e.caller].eliminated and e.caller not in s.silenced:
+        s.silenced.append(e.caller)  # Vengeance (R159): their one wrong call ends their calling for good
     if s.act is not None and e.about == "guard":
         guard = s.act.guard_of(e.claimant)
         assert guard is not None
@@ -781,3 +792,35 @@ def _die_rolled(s: GameState, e: ev.DieRolled) -> None:
 @_on(ev.DiceRigged)
 def _dice_rigged(s: GameState, e: ev.DiceRigged) -> None:
     s.dice = list(e.dice)
+
+
+# ----- the optional rules Rubble Rouser and Discovery -----
+
+
+@_on(ev.CardToRubble)
+def _to_rubble(s: GameState, e: ev.CardToRubble) -> None:
+    card = _take_card(s, e.seat, e.card)
+    s.rubble.append(Card(card.id, card.name))  # face up: the zone is public (R158)
+    _discard_done(s, e.seat, e.reason)
+
+
+@_on(ev.RubbleShuffled)
+def _rubble_shuffled(s: GameState, e: ev.RubbleShuffled) -> None:
+    assert not s.deck and len(e.cards) == len(s.rubble)
+    s.deck = _cards(e.cards)
+    s.rubble = []
+    s.rng = e.rng[1]
+
+
+@_on(ev.DiscoveryTokenPlaced)
+def _token_placed(s: GameState, e: ev.DiscoveryTokenPlaced) -> None:
+    card = s.players[e.seat].card(e.card)
+    assert card is not None
+    _replace_card(s, e.seat, dataclasses.replace(card, discovered=True, public=True))
+
+
+@_on(ev.DiscoveryTokenRemoved)
+def _token_removed(s: GameState, e: ev.DiscoveryTokenRemoved) -> None:
+    card = s.players[e.seat].card(e.card)
+    assert card is not None
+    _replace_card(s, e.seat, dataclasses.replace(card, discovered=False))

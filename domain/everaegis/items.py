@@ -15,13 +15,16 @@ from domain.everaegis.state import GameState
 
 
 def items_in_play(s: GameState) -> list[tuple[str, int]]:
-    """Every item piece some player holds, as (reference, holder): a player's BRIGS appear once each."""
+    """Every item piece some player holds, as (reference, holder): a player's BRIGS appear once each.
+    Under Vengeance an eliminated player's BRIG is theirs for the rest of the game: not in play (R159)."""
     out: list[tuple[str, int]] = []
     if s.wall is not None:
         out.append(("WALL", s.wall))
     if s.treaty is not None:
         out.append(("TREATY", s.treaty))
     for p in s.players:
+        if p.eliminated and s.config.option("vengeance"):
+            continue
         out.extend((f"BRIG@{p.seat}", p.seat) for _ in range(p.brigs))
         for action in p.sanctions:
             out.append((f"SANCTION@{p.seat}:{action}", p.seat))
@@ -109,7 +112,12 @@ def _source(holder: int | None) -> Any:
 
 
 def brig_sources(s: GameState, gainer: int) -> list[int]:
-    """R105 overflow: with none in the reserve, the gainer takes a BRIG from another player."""
+    """R105 overflow: with none in the reserve, the gainer takes a BRIG from another player. Under
+    Vengeance nothing passes to or from an eliminated player (R159)."""
+    if s.config.option("vengeance"):
+        if s.players[gainer].eliminated:
+            return []
+        return [p.seat for p in s.players if p.brigs and p.seat != gainer and not p.eliminated]
     return [p.seat for p in s.players if p.brigs and p.seat != gainer]
 
 
@@ -121,7 +129,10 @@ def gain_brig_step(ctx: Ctx, gainer: int, reason: str) -> bool:
         return True
     sources = brig_sources(s, gainer)
     if not sources:
-        ctx.emit(ev.ItemNotGained(seat=gainer, item="BRIG", reason="every BRIG is already theirs (R106)"))
+        why = "every BRIG is already theirs (R106)"
+        if s.players[gainer].eliminated:
+            why = "none in the reserve, and nothing passes to an eliminated player (R159)"
+        ctx.emit(ev.ItemNotGained(seat=gainer, item="BRIG", reason=why))
         return True
     if len(sources) == 1:
         ctx.emit(ev.ItemGained(seat=gainer, item="BRIG", source=sources[0], reason=reason))

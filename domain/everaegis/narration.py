@@ -497,3 +497,23 @@ def _die_rolled(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 @_on("DiceRigged")
 def _dice_rigged(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return f"The next D8 results are set: {', '.join(str(d) for d in e.get('dice', []))}"
+
+
+@_on("CardToRubble")
+def _to_rubble(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} discards {_card(e)} face up onto the rubble"
+
+
+@_on("RubbleShuffled")
+def _rubble_shuffled(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"The deck is empty: the rubble ({e['size']} cards) is shuffled to form the deck"
+
+
+@_on("DiscoveryTokenPlaced")
+def _token_placed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"A discovery token marks {who(e['seat'])}'s face-down {e.get('name') or 'card'}"
+
+
+@_on("DiscoveryTokenRemoved")
+def _token_removed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"The discovery token leaves {who(e['seat'])}'s {e.get('name') or 'card'}: it goes to the deck or the rubble"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from domain.everaegis import events as ev
 from domain.everaegis import reactive
-from domain.everaegis.cards import reveal
+from domain.everaegis.cards import place_token, reveal
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effects import affected_by, leader_source
@@ -54,15 +54,15 @@ def asked_for_action(s: GameState, act: Act) -> list[int]:
     reacting = reactive.users(s, act)  # R104: a reactive item may answer any action
     if act.sanctioned or (act.claim is None and not s.is_mob(act.declarer)):
         return s.in_turn_order(reacting)  # R61, A17: Recruit, War and a SANCTION's text are not claims
-    seats = [
-        seat for seat in s.remaining() if seat != act.declarer and (s.may_call(seat, act.declarer) or guard_means(s, seat, act))
+    seats = [  # every seat: under Vengeance (R159) eliminated players may call (see GameState.may_call)
+        seat for seat in range(s.seats) if seat != act.declarer and (s.may_call(seat, act.declarer) or guard_means(s, seat, act))
     ]
     return s.in_turn_order(set(seats) | set(reacting))
 
 
 def asked_for_guard(s: GameState, guarder: int) -> list[int]:
     """R68: any player may call a guard made with a card, the acting player included."""
-    return s.in_turn_order([seat for seat in s.remaining() if s.may_call(seat, guarder)])
+    return s.in_turn_order([seat for seat in range(s.seats) if s.may_call(seat, guarder)])
 
 
 def open_window(ctx: Ctx, claimant: int, claim: str, about: str, asked: list[int]) -> None:
@@ -135,7 +135,10 @@ def challenge_step(ctx: Ctx) -> bool:
             pay(ctx, cards[0])
             return True
         if not cards:  # R58 (3): no unrevealed card, so the caller gains a BRIG
-            done = gain_brig_step(ctx, ch.caller, reason="incorrect call (R58)")
+            why = "incorrect call (R58)"
+            if s.players[ch.caller].eliminated:  # Vengeance: the BRIG is their only penalty, for good (R159)
+                why = "incorrect call by an eliminated player: for the rest of the game (R159)"
+            done = gain_brig_step(ctx, ch.caller, reason=why)
             if done:
                 settle(ctx, correct=False)
             return done
@@ -154,6 +157,7 @@ def prove(ctx: Ctx, card: Card) -> None:
         reveal(ctx, ch.claimant, card, full=False, reason="proof")
         ctx.emit(ev.ClaimProven(seat=ch.claimant, claim=ch.claim, card=card.id, caller=ch.caller))
         ctx.emit(ev.CardUnrevealed(seat=ch.claimant, card=card.id, name=card.name, reason="proof"))
+        place_token(ctx, ch.claimant, card, "proof")  # R160 ruling: a proof is a reveal then an unreveal
     else:
         # R59: the card stays revealed, a full reveal
         reveal(ctx, ch.claimant, card, full=True, reason="bluff exposed")

@@ -2,7 +2,9 @@
 "Hidden information").
 
 - A seat sees its own cards, every revealed card, every card whose identity was shown to all (a
-  proven claim), and cards it legitimately knows (those it put on the deck with a Laboratory).
+  proven claim, marked by a discovery token under Discovery, R160), and cards it legitimately knows
+  (those it put on the deck with a Laboratory).
+- Under Rubble Rouser everyone sees the rubble, face up, card by card (R158).
 - Nobody sees the deck order, the seed, fresh card ids, or another seat's answer in an open window.
 - Once the game is over everyone is omniscient: the full log, every hand, the seed.
 """
@@ -38,6 +40,8 @@ def _card_view(card: Card, possessor: int | None, who: Perspective, s: GameState
             out["estate"] = {"type": estate["type"], "text_known": estate["text_known"], "plain": estate["plain"]}
     if card.public and not card.revealed:
         out["known_to_all"] = True
+    if card.discovered:
+        out["discovery"] = True  # Discovery (R160): the token on the card tells everyone what it is
     return out
 
 
@@ -109,6 +113,8 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
             "source": s.components["source"],
             "plain_estates": sorted(e["name"] for e in s.components["estates"] if e["plain"]),
         }
+    if s.config.option("rubble_rouser"):
+        out["rubble"] = [{"id": c.id, "name": c.name} for c in s.rubble]  # R158: face up, anyone may look through it
     if who == OMNISCIENT:
         out["seed"] = s.seed if s.status == "finished" else None
         out["deck"]["cards"] = [{"id": c.id, "name": c.name} for c in s.deck]

@@ -26,6 +26,7 @@ class Card:
     revealed: bool = False
     known: frozenset[int] = frozenset()
     public: bool = False
+    discovered: bool = False  # Discovery (R160): a discovery token lies on it; implies ``public``
 
     def known_to(self, seat: int, possessor: int | None) -> bool:
         return self.revealed or self.public or seat == possessor or seat in self.known
@@ -280,6 +281,8 @@ class GameState:
     window_snapshot: GameState | None = None  # the state when the open action window opened (for Undo)
     undo: UndoPoint | None = None
     dice: list[int] = field(default_factory=list)  # rigged D8 results still to come (rig "dice"; mob.py)
+    rubble: list[Card] = field(default_factory=list)  # Rubble Rouser (R158): discarded cards, face up, oldest first
+    silenced: list[int] = field(default_factory=list)  # Vengeance (R159): eliminated seats that called wrongly
 
     def clone(self) -> GameState:
         return GameState(
@@ -329,6 +332,8 @@ class GameState:
             window_snapshot=self.window_snapshot,  # never changed once taken: shared
             undo=self.undo.clone() if self.undo else None,
             dice=list(self.dice),
+            rubble=list(self.rubble),
+            silenced=list(self.silenced),
         )
 
     # ----- queries used across the rules modules -----
@@ -352,11 +357,13 @@ class GameState:
 
     def may_call(self, seat: int, claimant: int) -> bool:
         """R56, R62: a remaining player other than the claimant, without a BRIG (A37 ruling), not the
-        claimant's TREATY partner (R107). Used by the reaction protocol and by Undo."""
+        claimant's TREATY partner (R107). Used by the reaction protocol and by Undo. Under Vengeance
+        (R159) an eliminated player may call too, until their first wrong call."""
         p = self.players[seat]
+        if p.eliminated and (not self.config.option("vengeance") or seat in self.silenced):
+            return False
         return (
-            not p.eliminated
-            and seat != claimant
+            seat != claimant
             and p.brigs == 0
             and self.partner(claimant) != seat
             and not self.is_mob(seat)  # A50 ruling: a mob never calls
@@ -386,11 +393,16 @@ class GameState:
         for _, cards in self.years:
             ids.update(c.id for c in cards)
         ids.update(c.id for c in self.estate_deck)
+        ids.update(c.id for c in self.rubble)
         return ids
 
     def card_count(self) -> int:
         return (
-            sum(len(p.cards) for p in self.players) + len(self.deck) + sum(len(c) for _, c in self.years) + len(self.estate_deck)
+            sum(len(p.cards) for p in self.players)
+            + len(self.deck)
+            + sum(len(c) for _, c in self.years)
+            + len(self.estate_deck)
+            + len(self.rubble)
         )
 
     def component(self, section: str, name: str | None) -> dict[str, Any] | None:
