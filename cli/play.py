@@ -59,6 +59,8 @@ def describe(view: dict[str, Any]) -> str:
         me = " <- you" if p["seat"] == view.get("you") else ""
         lines.append(f"  {p['seat']} {p['name']}{flags}: {p['soldiers']} soldiers; cards {cards}{items}{sanctions}{me}")
     lines.append(f"  deck {table.get('deck', {}).get('size')} cards; * = revealed, ? = unknown to you")
+    if "rubble" in table:  # Rubble Rouser (R158): the face-up discard pile
+        lines.append("  rubble: " + (" ".join(c["name"] for c in table["rubble"]) or "-"))
     return "\n".join(lines)
 
 

@@ -322,8 +322,8 @@ def test_r160_r158_a_discovered_card_discarded_to_the_rubble_loses_its_token():
     t.declare(3, "barracks")  # seat 0 holds only the discovered Treasury: it must go
     t.pass_all()
     assert t.of("DiscoveryTokenRemoved")[-1].card == treasury
-    to_rubble = t.of("CardToRubble")
-    assert [(e.seat, e.card, e.name) for e in to_rubble][0] == (0, treasury, "Treasury")
+    first = t.of("CardToRubble")[0]
+    assert (first.seat, first.card, first.name) == (0, treasury, "Treasury")
     assert {"id": treasury, "name": "Treasury"} in t.view(2)["rubble"]
     assert not any(c.discovered for c in t.state.rubble)
 

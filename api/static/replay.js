@@ -29,7 +29,7 @@ function cardElement(card) {
   } else if (card.name) {
     el.classList.add("known");
     el.textContent = card.name;
-    el.title = "face down, known to this perspective";
+    el.title = card.discovery ? "face down, with a discovery token" : "face down, known to this perspective";
   } else {
     el.classList.add("hidden");
     el.textContent = "?";
@@ -68,7 +68,8 @@ function renderTable(replay) {
     seats.append(box);
   }
   const known = (table.deck.known_top || []).map((c) => c.name).join(", ");
-  $("deck").textContent = `Deck: ${table.deck.size} cards${known ? ` (known on top: ${known})` : ""}`;
+  const rubble = table.rubble ? ` · rubble: ${table.rubble.map((c) => c.name).join(", ") || "empty"}` : "";
+  $("deck").textContent = `Deck: ${table.deck.size} cards${known ? ` (known on top: ${known})` : ""}${rubble}`;
 }
 
 function renderLog() {
