@@ -255,7 +255,8 @@ def test_r160_a_proven_card_carries_a_discovery_token_every_seat_sees():
     assert token.seq == unrevealed.seq + 1
     for who in (1, 2, 3, SPECTATOR):
         shown = t.view(who)["players"][0]["cards"]
-        assert shown == [{"id": token.card, "revealed": False, "name": "Treasury", "known_to_all": True, "discovery": True}]
+        expected = {"id": token.card, "revealed": False, "name": "Treasury", "known_to_all": True, "discovery": "discovery"}
+        assert shown == [expected]
     # seat 1's own cards stay hidden from the others: only the token's card is shown
     assert all("name" not in c for c in t.view(2)["players"][1]["cards"])
 
@@ -280,7 +281,7 @@ def test_r160_e11_a_guard_proven_then_unrevealed_gets_a_token():
     token = t.of("DiscoveryTokenPlaced")[-1]
     assert (token.seat, token.name) == (2, "Barracks")
     assert t.state.players[2].card(token.card).discovered
-    assert {"name": "Barracks", "discovery": True}.items() <= next(
+    assert {"name": "Barracks", "discovery": "discovery"}.items() <= next(
         c for c in t.view(SPECTATOR)["players"][2]["cards"] if c["id"] == token.card
     ).items()
 
@@ -341,7 +342,34 @@ def test_r160_the_token_stays_while_the_card_is_revealed_again():
     card = t.state.players[0].card(treasury)
     assert card.revealed and card.discovered
     assert len(t.of("DiscoveryTokenPlaced")) == 2  # the Mason got its own; none twice on one card
-    assert t.view(3)["players"][0]["cards"][0]["discovery"] is True
+    assert t.view(3)["players"][0]["cards"][0]["discovery"] == "discovery"
+
+
+def test_r160_an_estate_effect_that_unreveals_a_card_places_a_tree_token_on_an_estate():
+    """Classic (test-stub Tailor, E5): an effect unreveals a revealed estate card; its token is a tree token."""
+    from domain.everaegis.cards import reveal
+    from domain.everaegis.context import Ctx
+    from domain.everaegis.flow import advance
+    from tests.test_card_effects import stub_catalog
+
+    rig = {
+        "deck": ["Barracks", "Mason", "Library", "Temple"],
+        "hands": {"0": ["Tailor", "Temple"], "3": [{"name": "Catapult", "revealed": True}, "Mason"]},
+        "first_player": 0,
+    }
+    options = {"plain_unknown": 1, **DISCOVERY}
+    t = Table(4, variants="classic", rig=rig, options=options, selection="simpleton", catalog=stub_catalog())
+    ctx = Ctx(t.state.clone())
+    reveal(ctx, 0, t.state.players[0].card(t.card(0, "Tailor")), full=True, reason="test")
+    advance(ctx)
+    t.state, t.events = ctx.state, t.events + ctx.events
+    catapult = t.card(3, "Catapult")
+    t.play({"type": "effect_choice", "seat": 0, "choice": catapult})
+    token = t.of("DiscoveryTokenPlaced")[-1]
+    assert (token.seat, token.card, token.name) == (3, catapult, "Catapult") and "Tailor" in token.reason
+    for who in (0, 1, 2, SPECTATOR):
+        shown = next(c for c in t.view(who)["players"][3]["cards"] if c["id"] == catapult)
+        assert (shown["revealed"], shown["name"], shown["discovery"]) == (False, "Catapult", "tree")
 
 
 # ----- all three together, with the variants: random games keep every invariant -----

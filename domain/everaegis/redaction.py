@@ -40,8 +40,8 @@ def _card_view(card: Card, possessor: int | None, who: Perspective, s: GameState
             out["estate"] = {"type": estate["type"], "text_known": estate["text_known"], "plain": estate["plain"]}
     if card.public and not card.revealed:
         out["known_to_all"] = True
-    if card.discovered:
-        out["discovery"] = True  # Discovery (R160): the token on the card tells everyone what it is
+    if card.discovered:  # Discovery (R160): the token on the card tells everyone what it is; a tree token on an estate
+        out["discovery"] = "tree" if s is not None and s.estate(card.name) is not None else "discovery"
     return out
 
 
