@@ -14,6 +14,7 @@ from typing import Any
 from domain.everaegis.flow import waiting
 from domain.everaegis.setup import composition
 from domain.everaegis.state import Card, GameState, Player
+from domain.everaegis.variants import view as variant_view
 from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader, redact_event
 
 __all__ = ["OMNISCIENT", "SPECTATOR", "effective", "redact", "view"]
@@ -109,6 +110,7 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
             "source": s.components["source"],
             "plain_estates": sorted(e["name"] for e in s.components["estates"] if e["plain"]),
         }
+    out.update(variant_view(s))  # allies, the Overlord, the Blasphemy card and tokens: public (R163, R170, R171)
     if who == OMNISCIENT:
         out["seed"] = s.seed if s.status == "finished" else None
         out["deck"]["cards"] = [{"id": c.id, "name": c.name} for c in s.deck]

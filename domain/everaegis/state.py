@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.everaegis.config import Config
+from domain.everaegis.variant_state import VariantState
 
 
 @dataclass(frozen=True)
@@ -280,6 +281,7 @@ class GameState:
     window_snapshot: GameState | None = None  # the state when the open action window opened (for Undo)
     undo: UndoPoint | None = None
     dice: list[int] = field(default_factory=list)  # rigged D8 results still to come (rig "dice"; mob.py)
+    variant: VariantState = field(default_factory=VariantState)  # Alliances, Overlord, Blasphemy (R163, R170, R171)
 
     def clone(self) -> GameState:
         return GameState(
@@ -329,6 +331,7 @@ class GameState:
             window_snapshot=self.window_snapshot,  # never changed once taken: shared
             undo=self.undo.clone() if self.undo else None,
             dice=list(self.dice),
+            variant=self.variant.clone(),
         )
 
     # ----- queries used across the rules modules -----
@@ -386,12 +389,14 @@ class GameState:
         for _, cards in self.years:
             ids.update(c.id for c in cards)
         ids.update(c.id for c in self.estate_deck)
+        if self.variant.blasphemy is not None:  # R171: the Blasphemy card beside the deck
+            ids.add(self.variant.blasphemy.id)
         return ids
 
     def card_count(self) -> int:
         return (
             sum(len(p.cards) for p in self.players) + len(self.deck) + sum(len(c) for _, c in self.years) + len(self.estate_deck)
-        )
+        ) + (self.variant.blasphemy is not None)  # R171: the Blasphemy card beside the deck
 
     def component(self, section: str, name: str | None) -> dict[str, Any] | None:
         """A Classic component as this game recorded it (``ComponentsChosen``); None if there is none."""
