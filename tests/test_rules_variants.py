@@ -14,6 +14,7 @@ from domain.everaegis.config import make_config
 from domain.everaegis.decide import decide, start
 from domain.everaegis.evolve import apply, evolve, fold
 from domain.everaegis.flow import waiting
+from domain.everaegis.narration import narrate
 from domain.everaegis.prompts import prompts
 from domain.everaegis.state import GameState
 from domain.everaegis.variants import winners
@@ -158,6 +159,7 @@ def test_r163_r9_when_you_win_your_remaining_allies_win_too_not_their_allies():
     end = t.of("GameEnded")[-1]
     assert (end.result, end.winners) == ("win", [0, 1, 4])
     assert "R9a" in end.reason
+    assert narrate(end.to_dict(), ["Ann", "Bob", "Cy", "Di", "Ed"]).startswith("Ann, Bob, Ed win (")
 
 
 def test_r163_an_eliminated_ally_does_not_share_the_win():

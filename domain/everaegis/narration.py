@@ -333,7 +333,8 @@ def _eliminated(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 def _ended(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     if e["result"] == "draw":
         return f"The game is a draw ({e['reason']})"
-    return f"{', '.join(who(s) for s in e['winners'])} wins ({e['reason']})"
+    verb = "wins" if len(e["winners"]) == 1 else "win"  # Alliances and Overlord teams share a win (R163, R170)
+    return f"{', '.join(who(s) for s in e['winners'])} {verb} ({e['reason']})"
 
 
 @_on("UndoPauseBegan")
@@ -510,7 +511,7 @@ def _allies(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 
 @_on("OverlordChosen")
 def _overlord(e: dict[str, Any], who: Callable[[Any], str]) -> str:
-    return f"{who(e['seat'])} is the Overlord, against every other player ({e['method']})"
+    return f"{who(e['seat'])} is the Overlord, against every other player: {e['method']}"
 
 
 @_on("BlasphemyCardSet")
