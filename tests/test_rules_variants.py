@@ -187,6 +187,16 @@ def test_a51_remaining_players_who_are_not_all_allies_play_on_and_r11_still_hold
     assert t.state.status == "active" and t.state.remaining() == [0, 2] and t.state.current == 2
 
 
+def test_r138_r172_artificers_gifts_go_to_opponents_so_never_to_an_ally():
+    from domain.everaegis.artificers import receivers
+
+    t = Table(5, variants="classic+artificers+alliances", options={"plain_unknown": 1}, selection="simpleton")
+    first = t.state.first_player
+    assert t.kinds(first) == ["artificer_gift"]
+    assert receivers(t.state, 0) == [2, 3]
+    assert {c["to"] for c in t.legal(first)} == {(first + 2) % 5, (first + 3) % 5}
+
+
 def test_r138_an_estate_that_hits_each_opponent_leaves_allies_out():
     """The test catalog's stub Orchard ("each opponent reveals 1 card", tests/test_card_effects.py)."""
     from domain.everaegis.cards import reveal
@@ -334,6 +344,20 @@ def test_r90_a_loser_without_tokens_offers_nothing():
     assert not t.of("BlasphemySpoilsOffered") and t.of("WarEnded")
 
 
+def test_r176_r90_a_mob_that_wins_a_war_takes_a_token_on_an_agreement():
+    """Solo: seat 0 (a person) gains a token, the mob at seat 1 rolls Treasury (6), then defends and wins a tied
+    war; taking a token is a yes-or-no choice, so the mob's D8 decides (1: yes)."""
+    rig = {"deck": ["Treasury", *LONG_DECK], "hands": {"0": ["Treasury"]}, "dice": [6, 1, 1]}
+    t = Table(3, variants="simpleton+solo+blasphemy", rig=rig)
+    t.declare(0, "treasury")
+    t.pass_all()
+    assert t.state.variant.tokens == [1, 1, 0]  # a mob's use of the action earns a token too
+    t.declare(0, "war", target=1)
+    roll = t.of("DieRolled")[-1]
+    assert (roll.seat, roll.purpose, roll.total) == (1, "agreement", 1)
+    assert t.state.variant.tokens == [0, 2, 0] and t.of("BlasphemyTokenTaken")[0].seat == 1
+
+
 # ----- Overlord (R170, A47) -----
 
 
@@ -448,6 +472,10 @@ CASES = [  # (variants, fewest seats)
     ("simpleton+overlord+plague", 3),
     ("classic+alliances+blasphemy", 5),
     ("classic+overlord", 3),
+    ("classic+artificers+alliances", 5),
+    ("simpleton+solo+blasphemy", 3),
+    ("simpleton+solo+alliances", 5),
+    ("simpleton+solo+overlord", 3),
 ]
 
 
@@ -476,13 +504,15 @@ def check_variant_state(s: GameState, gained: int) -> None:
 def play_variant(seats: int, variants: str, seed: int, check_views_every: int = 4) -> GameState:
     config = variant_config(seats, variants)
     state = fold(config, [])
+    gained = 0  # tokens made so far (mobs may play whole turns before anyone is asked anything)
     for e in start(config, f"var-{seed}"):
         before, state = state, evolve(state, e)
+        gained += e.TYPE == "BlasphemyTokenGained"
         if state.stage != "setup":
             check_conservation(state)
         check_event_redaction(before, state, e)
     rng = random.Random(seed)
-    steps = gained = 0
+    steps = 0
     while state.status == "active" and state.turn <= MAX_TURNS:
         need = waiting(state)[0]
         options = [o for p in prompts(state, need.seat) if not p.free for o in p.options]
