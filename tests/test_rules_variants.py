@@ -271,6 +271,21 @@ def test_a48_called_and_proven_false_gains_nothing():
     assert t.state.variant.tokens == [0, 0, 0]
 
 
+def test_a48_r104_a_use_thwarted_by_the_bird_gains_nothing():
+    rig = {"deck": ["Treasury", "Barracks", "Mason"], "hands": {"0": ["Treasury"]}, "items": {"2": ["BIRD"]}}
+    kw = {"variants": "classic+blasphemy", "options": {"plain_unknown": 1}, "selection": "simpleton"}
+    t = Table(4, rig=rig, **kw)
+    t.declare(0, "treasury")
+    t.react(1, "pass")
+    t.play(next(o.command for p in t.prompts(2) for o in p.options if o.command["answer"] == "use"))
+    t.react(3, "pass")
+    assert t.of("ActionThwarted")[-1].reason.startswith("BIRD") and t.state.variant.tokens == [0, 0, 0, 0]
+    free = Table(4, rig=rig, **kw)  # the same use, not thwarted: a token
+    free.declare(0, "treasury")
+    free.pass_all()
+    assert free.state.variant.tokens == [1, 0, 0, 0]
+
+
 def test_a48_a_sanctioned_slot_runs_the_sanction_not_the_blasphemy_action():
     t = blasphemy(rig={"deck": ["Treasury", "Mason"], "hands": {"0": ["Temple"]}, "sanctions": {"0": ["treasury"]}})
     t.declare(0, "treasury")

@@ -7,10 +7,11 @@ Rulings (docs/rulings.md, "Blasphemy"):
   bottom in the order revealed and stay known to all; the building is the Blasphemy card, public and out
   of play. A card revealed from the deck is possessed by nobody, so no trigger runs.
 - A token is gained by the declarer of the action that matches the Blasphemy card (the action whose claim
-  is that building) once the action resolves: not when a correct call thwarts it ("called and proven
-  false"); yes when the claim is called and proven; yes when guards stop its effect on some or all
-  players (a guard shields only the guarder, R66); no for a SANCTIONED slot, which runs the SANCTION's
-  text instead (R109, A20). At most one token per action.
+  is that building) once the action resolves ("successfully uses"). No token when a correct call ("called
+  and proven false") or a reactive item (the BIRD, R76, R104) thwarts it, nor for a SANCTIONED slot, which
+  runs the SANCTION's text instead (R109, A20). A token when the claim is called and proven, and when
+  guards stop its effect on some or all players (a guard shields only the guarder, R66). A mob's use
+  counts (its action is no claim). At most one token per action.
 - When a war has a winner, before the loser reveals, the winner chooses whether to take 1 of the loser's
   tokens (it is a "may"). A war thwarted before the battle has no winner.
 - A current player holding 3 or more tokens in their Conquest Phase wins (an alternate win condition,
@@ -54,6 +55,8 @@ def token_step(ctx: Ctx) -> bool:
     s = ctx.state
     act = s.act
     if act is None or act.stage != "execute" or act.sanctioned or s.variant.token_turn == s.turn:
+        return False
+    if act.reacted is not None:  # a reactive item (the BIRD) thwarts it before it executes (R104): no token
         return False
     if act.action != action_of(s):
         return False
