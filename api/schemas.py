@@ -22,7 +22,7 @@ class CreateGameIn(Strict):
         validate=validate.Length(1, 100),
         metadata={
             "description": "the game (simpleton or classic) and its variants joined with '+', e.g. simpleton+quick, "
-            "classic+long (variants: quick, long, plague, survival, solo)"
+            "classic+long (variants: quick, long, plague, survival, solo, alliances, blasphemy, overlord)"
         },
     )
     selection = fields.String(

@@ -55,6 +55,7 @@ def check_conservation(s: GameState) -> None:
     counts = {name: 0 for name in [*BUILDINGS, *estates]}
     cards = [c for p in s.players for c in p.cards] + s.deck + [c for _, y in s.years for c in y] + s.estate_deck
     cards += s.rubble  # Rubble Rouser (R158)
+    cards += [s.variant.blasphemy] if s.variant.blasphemy is not None else []  # R171: beside the deck
     for c in cards:
         counts[c.name] += 1
     assert counts == {**CATALOG.building_count, **dict.fromkeys(estates, 1)}
@@ -129,6 +130,8 @@ def check_event_redaction(before: GameState, after: GameState, event: Event) -> 
             knew = card_before is not None and card_before.known_to(seat, owner_before)
             sees_now = card_after is not None and (card_after.revealed or card_after.public or owner_after == seat)
             sees_now = sees_now or any(c.id == cid for c in after.rubble)  # R158: the rubble is face up
+            blasphemy = after.variant.blasphemy
+            sees_now = sees_now or (blasphemy is not None and blasphemy.id == cid)  # R171: public beside the deck
             assert knew or sees_now, (seat, data)
 
 

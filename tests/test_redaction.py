@@ -43,7 +43,13 @@ def test_every_event_type_occurs_in_simulated_games():
     """The redaction test above is not about hypothetical events: random games produce nearly all of them."""
     seen: set[str] = set()
     for seed in range(12):
-        for variants in ("simpleton", "simpleton+quick", "simpleton+solo"):
+        for variants in (
+            "simpleton",
+            "simpleton+quick",
+            "simpleton+solo",
+            "simpleton+alliances+blasphemy",
+            "simpleton+overlord+blasphemy",
+        ):
             game = play_game(seats=5, variants=variants, seed=f"cover{seed}", bots=["random"])
             seen.update(e.TYPE for e in game.events)
         for selection in ("limited", "drafting", "freeform"):

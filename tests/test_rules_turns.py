@@ -259,7 +259,7 @@ def test_r166_survival_eliminates_a_player_with_only_revealed_cards_and_not_at_f
         ({"seats": 4, "variants": "simpleton+classic"}, "R161-R162"),
         ({"seats": 4, "variants": "simpleton", "selection": "limited"}, "R162"),
         ({"seats": 4, "variants": "classic", "selection": "auction"}, "R19-R22"),
-        ({"seats": 4, "variants": "simpleton+blasphemy"}, "R161-R172"),
+        ({"seats": 4, "variants": "simpleton+vengeance"}, "R161-R172"),
         ({"seats": 4, "variants": "simpleton+long+survival"}, "R165"),
         ({"seats": 4, "reaction_seconds": -1}, "A1"),
         ({"seats": 4, "first_player": 4}, "R18"),

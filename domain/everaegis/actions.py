@@ -10,6 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from domain.everaegis import events as ev
+from domain.everaegis.alliances import war_targets_allowed
 from domain.everaegis.cards import discard_card, remove_token
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
@@ -63,7 +64,8 @@ def declarations(s: GameState, seat: int, only: str | None = None, wanted: dict[
             if me.soldiers < 1 or s.in_effect("no_war"):  # R77; a revealed Chapel-like condition (R86, R93)
                 continue
             for t in remaining:
-                if t != seat and t != partner:  # R107: no war between TREATY parties
+                # R107: no war between TREATY parties; Alliances: allies only with option ally_war (R163)
+                if t != seat and t != partner and war_targets_allowed(s, seat, t):
                     out.append(Option(f"War on {_name(s, t)}", _declare(seat, action, target=t), action))
         elif action == "temple":
             out.extend(_temple_options(s, seat, partner, remaining))

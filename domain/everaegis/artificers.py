@@ -52,7 +52,11 @@ def gift_kinds(s: GameState) -> list[str]:
 
 
 def receivers(s: GameState, giver: int) -> list[int]:
-    return [seat for seat in s.in_turn_order(range(s.seats)) if seat != giver and pieces_held(s, seat) < SETUP_ITEMS]
+    return [
+        seat
+        for seat in s.in_turn_order(range(s.seats))
+        if seat != giver and not s.variant.allied(giver, seat) and pieces_held(s, seat) < SETUP_ITEMS  # R138, R163
+    ]
 
 
 def begin(ctx: Ctx) -> None:

@@ -5,9 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.everaegis.variant_config import check_variants
 from domain.kernel.errors import MalformedCommand
 
-VARIANTS = ("simpleton", "classic", "quick", "long", "plague", "survival", "dictator", "artificers", "solo")
+VARIANTS = (
+    "simpleton",
+    "classic",
+    "quick",
+    "long",
+    "plague",
+    "survival",
+    "dictator",
+    "artificers",
+    "solo",
+    "alliances",
+    "blasphemy",
+    "overlord",
+)
 GAMES = ("simpleton", "classic")  # exactly one: the game the variants modify (R161, R162)
 SELECTIONS = ("simpleton", "limited", "drafting", "freeform")  # leader selection modes (R19-R22)
 
@@ -53,6 +67,20 @@ OPTIONS = {
     "discovery": GameOption(
         "R160", 0, 0, 1, "1: the optional Discovery rule: a revealed card that is unrevealed carries a discovery token"
     ),
+    "overlord_seat": GameOption(
+        "R170",
+        -1,
+        -1,
+        9,  # the highest seat number (MAX_SEATS - 1, A44)
+        "Overlord: the Overlord's seat (the first player is the seat after it); -1: the seat before the first player",
+    ),
+    "ally_war": GameOption(
+        "R163",
+        1,
+        0,
+        1,
+        "Alliances: 1: War may select an ally (the War text says 'another player', R45); 0: War selects only opponents",
+    ),
 }
 MIN_SEATS, MAX_SEATS = 3, 10
 
@@ -90,7 +118,7 @@ class Config:
         long_game = "long" in v
         survival = "survival" in v
         return Thresholds(
-            win_unrevealed=None if survival else (7 if long_game else 5),  # R10, R165, R166
+            win_unrevealed=None if survival or "overlord" in v else (7 if long_game else 5),  # R10, R165, R166, R170
             demise_revealed=None if survival else (6 if long_game else 4),  # R30, R165, R166
             start_soldiers=20 if "plague" in v else (10 if "quick" in v else 3),  # R18, R164, R169
             start_cards=6 if survival else (3 if "quick" in v else 0),  # R164, R166
@@ -190,6 +218,7 @@ def make_config(
         if isinstance(value, bool) or not isinstance(value, int) or not spec.low <= value <= spec.high:
             raise MalformedCommand(f"option {name} must be a whole number from {spec.low} to {spec.high}", rule=spec.ruling)
     parsed = parse_variants(variants)
+    check_variants(parsed, seats, dict(options or {}), first_player)
     return Config(
         seats=seats,
         variants=parsed,

@@ -13,6 +13,7 @@ from typing import Any
 from domain.everaegis import events as ev
 from domain.everaegis.actions import put_back, start_action
 from domain.everaegis.artificers import give as artificer_give
+from domain.everaegis.blasphemy import settle_spoils
 from domain.everaegis.cards import discard_card, reveal
 from domain.everaegis.catalog import ACTIONS
 from domain.everaegis.classic import ClassicCatalog
@@ -55,6 +56,7 @@ COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "effect_order": {"first": int},
     "artificer_gift": {"item": str, "to": int},
     "use_item": {"item": str},
+    "spoils": {"answer": str},
 }
 SYSTEM_COMMANDS = ("close_window", "close_undo")
 TYPE_OF_KIND = {
@@ -77,6 +79,7 @@ TYPE_OF_KIND = {
     "effect_order": "effect_order",
     "artificer_gift": "artificer_gift",
     "use_item": "use_item",
+    "spoils": "spoils",
 }
 
 
@@ -247,6 +250,8 @@ def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
         artificer_give(ctx, seat, cmd["item"], cmd["to"])
     elif kind == "use_item":
         use_item(ctx, seat, cmd["item"])
+    elif kind == "spoils":
+        settle_spoils(ctx, cmd["answer"])
     elif kind == "treaty_gift":
         change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)")
         change_soldiers(ctx, cmd["to"], cmd["amount"], "TREATY gift (R107)")

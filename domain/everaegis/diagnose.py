@@ -83,6 +83,7 @@ _REASONS = {
     "war_reveal": ("R83", "reveal 2 different unrevealed cards of yours"),
     "treaty_gift": ("R107", "give between 1 and all of your soldiers to your TREATY partner"),
     "undo": ("R155", "answer 'claim' or 'waive' for the window of the pending undo"),
+    "spoils": ("R171", "answer 'take' or 'leave' for the loser's Blasphemy tokens"),
 }
 
 
@@ -106,6 +107,8 @@ def _declaration_reason(s: GameState, cmd: dict[str, Any]) -> tuple[str | None, 
             return "R139", "that player is eliminated"
         if target == partner:
             return "R107", "TREATY partners cannot go to war with each other"
+        if s.variant.allied(seat, target) and s.config.option("ally_war") == 0:
+            return "R163", "that player is your ally, and this game's option ally_war is 0"
     if action == "temple":
         card = cmd.get("card")
         owner = s.owner_of(card) if isinstance(card, str) else None

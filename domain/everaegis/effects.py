@@ -72,7 +72,8 @@ def _players(s: GameState, p: Pending, who: str) -> list[int]:
     if who == "self":
         return [p.owner]
     if who in ("each opponent", "an opponent"):
-        return s.in_turn_order([seat for seat in remaining if seat != p.owner])
+        # R138, R163: allies are not opponents
+        return s.in_turn_order([seat for seat in remaining if seat != p.owner and not s.variant.allied(p.owner, seat)])
     return s.in_turn_order(remaining)  # any player, all players
 
 

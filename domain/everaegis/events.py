@@ -748,3 +748,70 @@ class DiscoveryTokenRemoved(Event):
     card: str = ""
     name: str = ""
     reason: str = ""
+
+
+# ----- the Alliances, Overlord and Blasphemy variants (R163, R170, R171) -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class AlliesSeated(Event):
+    """Alliances: each seat's allies, the players immediately left and right at setup (R163)."""
+
+    allies: list[list[int]] = field(default_factory=list)  # by seat
+
+
+@dataclass(frozen=True, kw_only=True)
+class OverlordChosen(Event):
+    """Overlord: the seat that plays alone against every other player and always goes last (R170)."""
+
+    seat: int = 0
+    method: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlasphemyCardSet(Event):
+    """Blasphemy setup: cards revealed from the top of the deck until a building card; the others go to the
+    bottom in the order revealed, the building is the Blasphemy card beside the deck (R171). All were shown."""
+
+    card: str | None = None  # None: the deck held no building card (a rigged position only)
+    name: str | None = None
+    bottom: list[dict[str, str]] = field(default_factory=list)  # the other revealed cards, in order
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlasphemyTokenGained(Event):
+    """A player used the Blasphemy card's action and nothing thwarted it (R171, A48 ruling)."""
+
+    seat: int = 0
+    action: str = ""
+    total: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlasphemySpoilsOffered(Event):
+    """The winner of a war may take 1 of the loser's Blasphemy tokens (R90, R171): the winner chooses."""
+
+    winner: int = 0
+    loser: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlasphemyTokenTaken(Event):
+    seat: int = 0
+    from_seat: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlasphemySpoilsDeclined(Event):
+    seat: int = 0
+    loser: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class OverlordScored(Event):
+    """Overlord: the deck and every year are out of cards; each side's total of unrevealed cards (R170, A47)."""
+
+    overlord: int = 0
+    overlord_total: int = 0
+    team: list[int] = field(default_factory=list)
+    team_total: int = 0

@@ -206,6 +206,7 @@ def _leader(s: GameState, e: ev.LeaderChosen) -> None:
 
 @_on(ev.TurnBegan)
 def _turn(s: GameState, e: ev.TurnBegan) -> None:
+    s.variant.streak = s.variant.streak + 1 if e.seat == s.current else 1  # Overlord: turns in a row (R170)
     s.status = "active"
     s.stage = "turn"
     s.current = e.seat
@@ -542,6 +543,7 @@ def _resolving(s: GameState, e: ev.ActionResolving) -> None:
             if seat != act.declarer
             and not act.guarded(seat)
             and s.partner(act.declarer) != seat
+            and not s.variant.allied(act.declarer, seat)  # R163, R138: allies are not opponents
             and s.players[seat].unrevealed  # nothing to discard: not affected
         ]
     elif act.action == "laboratory" and s.players[act.declarer].leader is None:  # the Simpleton Laboratory
@@ -736,7 +738,7 @@ def _note_discard(s: GameState, holder: int, item: str) -> None:
     if s.components is None or item == "INK QUILL":
         return
     for p in s.players:
-        if p.seat != holder:
+        if p.seat != holder and not s.variant.allied(p.seat, holder):  # R138, R163: an ally is no opponent
             for mat in s.abilities(p.seat):
                 s.triggers.append({"seat": p.seat, "mat": mat, "item": item, "holder": holder})
 
@@ -824,3 +826,57 @@ def _token_removed(s: GameState, e: ev.DiscoveryTokenRemoved) -> None:
     card = s.players[e.seat].card(e.card)
     assert card is not None
     _replace_card(s, e.seat, dataclasses.replace(card, discovered=False))
+
+
+# ----- the Alliances, Overlord and Blasphemy variants (R163, R170, R171) -----
+
+
+@_on(ev.AlliesSeated)
+def _allies(s: GameState, e: ev.AlliesSeated) -> None:
+    s.variant.allies = {seat: tuple(allies) for seat, allies in enumerate(e.allies)}
+
+
+@_on(ev.OverlordChosen)
+def _overlord(s: GameState, e: ev.OverlordChosen) -> None:
+    s.variant.overlord = e.seat
+
+
+@_on(ev.BlasphemyCardSet)
+def _blasphemy_card(s: GameState, e: ev.BlasphemyCardSet) -> None:
+    s.variant.tokens = [0] * s.seats
+    if e.card is None:
+        return
+    shown = len(e.bottom)
+    top, s.deck = s.deck[: shown + 1], s.deck[shown + 1 :]
+    assert top[-1].id == e.card and [c.id for c in top[:-1]] == [c["id"] for c in e.bottom]
+    s.variant.blasphemy = top[-1]
+    s.deck.extend(dataclasses.replace(c, public=True) for c in top[:-1])  # everyone saw them go under
+
+
+@_on(ev.BlasphemyTokenGained)
+def _token_gained(s: GameState, e: ev.BlasphemyTokenGained) -> None:
+    s.variant.tokens[e.seat] += 1
+    s.variant.token_turn = s.turn
+
+
+@_on(ev.BlasphemySpoilsOffered)
+def _spoils_offered(s: GameState, e: ev.BlasphemySpoilsOffered) -> None:
+    s.variant.offer = (e.winner, e.loser)
+    s.variant.offer_turn = s.turn
+
+
+@_on(ev.BlasphemyTokenTaken)
+def _token_taken(s: GameState, e: ev.BlasphemyTokenTaken) -> None:
+    s.variant.tokens[e.from_seat] -= 1
+    s.variant.tokens[e.seat] += 1
+    s.variant.offer = None
+
+
+@_on(ev.BlasphemySpoilsDeclined)
+def _spoils_declined(s: GameState, e: ev.BlasphemySpoilsDeclined) -> None:
+    s.variant.offer = None
+
+
+@_on(ev.OverlordScored)
+def _overlord_scored(s: GameState, e: ev.OverlordScored) -> None:
+    pass

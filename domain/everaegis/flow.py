@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from domain.everaegis import artificers, consumables
 from domain.everaegis import events as ev
 from domain.everaegis.actions import execute_step, put_back_choices, sanction_choices, sanction_step
+from domain.everaegis.blasphemy import token_step
 from domain.everaegis.cards import chooser, draw_step, reveal
 from domain.everaegis.context import Ctx
 from domain.everaegis.effects import decision, effect_step, fire_triggers
 from domain.everaegis.items import brig_sources, sanction_sources
 from domain.everaegis.leaders import choosers, selection_step
 from domain.everaegis.mob_play import mob_step
+from domain.everaegis.overlord import out_of_cards_step
 from domain.everaegis.reactions import (
     asked_for_action,
     asked_for_guard,
@@ -54,6 +56,8 @@ def step(ctx: Ctx) -> bool:
     s = ctx.state
     if s.status == "finished":
         return False
+    if out_of_cards_step(ctx):  # Overlord: the deck and every year are out of cards (R170)
+        return True
     if s.draw_queue:
         return draw_step(ctx)
     if s.triggers:
@@ -85,6 +89,8 @@ def step(ctx: Ctx) -> bool:
                 return True
             return False
         ctx.emit(ev.TurnBegan(seat=s.first_player or 0, turn=1))
+        return True
+    if s.phase == "action" and not s.action_done and token_step(ctx):  # Blasphemy (R171, A48)
         return True
     if s.phase == "action" and not s.action_done:
         return s.act is not None and action_step(ctx)
@@ -185,6 +191,8 @@ def waiting(s: GameState) -> list[Need]:
         return []
     if s.window is not None:
         return [Need(seat, "react") for seat in s.window.waiting_for]
+    if s.variant.offer is not None:  # Blasphemy: a war's winner may take a token (R90, R171)
+        return [Need(s.variant.offer[0], "spoils")]
     if act.stage != "execute":
         return []
     if act.action == "barracks" and act.queue:

@@ -13,6 +13,8 @@ from typing import Any
 
 from domain.everaegis import events as ev
 from domain.everaegis.actions import barracks_choices, put_back, put_back_choices, sanction_choices
+from domain.everaegis.alliances import war_targets_allowed
+from domain.everaegis.blasphemy import settle_spoils
 from domain.everaegis.cards import discard_card, reveal
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
@@ -43,6 +45,7 @@ def _targets(s: GameState, mob: int, action: str) -> dict[str, list[Any]]:
     others = [r for r in s.remaining() if r not in (mob, partner)]
     if action == "war":
         can = s.players[mob].soldiers >= 1 and not s.in_effect("no_war")
+        others = [r for r in others if war_targets_allowed(s, mob, r)]  # Alliances: option ally_war (R163)
         return {"target": others if can else []}  # R77
     if action == "temple":
         return {"recipient": [r for r in others if _givable(s, mob, r)]}
@@ -230,6 +233,11 @@ def _war_reveal(ctx: Ctx, mob: int) -> None:
     reveal_for_war(ctx, (card,))
 
 
+def _spoils(ctx: Ctx, mob: int) -> None:
+    """Blasphemy (R90, R171): taking a token is a yes-or-no choice, so Agreement decides (R176)."""
+    settle_spoils(ctx, "take" if agree(ctx, mob, "take a Blasphemy token") else "leave")
+
+
 def _undo(ctx: Ctx, mob: int) -> None:  # pragma: no cover - a mob never calls, so it is never offered an undo
     undo = ctx.state.undo
     assert undo is not None
@@ -250,4 +258,5 @@ DECIDE = {
     "put_back": _put_back,
     "war_reveal": _war_reveal,
     "undo": _undo,
+    "spoils": _spoils,
 }

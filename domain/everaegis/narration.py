@@ -333,7 +333,8 @@ def _eliminated(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 def _ended(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     if e["result"] == "draw":
         return f"The game is a draw ({e['reason']})"
-    return f"{', '.join(who(s) for s in e['winners'])} wins ({e['reason']})"
+    verb = "wins" if len(e["winners"]) == 1 else "win"  # Alliances and Overlord teams share a win (R163, R170)
+    return f"{', '.join(who(s) for s in e['winners'])} {verb} ({e['reason']})"
 
 
 @_on("UndoPauseBegan")
@@ -517,3 +518,54 @@ def _token_placed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 @_on("DiscoveryTokenRemoved")
 def _token_removed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return f"The discovery token leaves {who(e['seat'])}'s {e.get('name') or 'card'}: it goes to the deck or the rubble"
+
+
+# ----- the Alliances, Overlord and Blasphemy variants (R163, R170, R171) -----
+
+
+@_on("AlliesSeated")
+def _allies(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    pairs = "; ".join(f"{who(seat)}: {' and '.join(who(a) for a in allies)}" for seat, allies in enumerate(e["allies"]))
+    return f"Alliances: each player's allies sit to their left and right ({pairs})"
+
+
+@_on("OverlordChosen")
+def _overlord(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} is the Overlord, against every other player: {e['method']}"
+
+
+@_on("BlasphemyCardSet")
+def _blasphemy_card(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    if e.get("card") is None:
+        return "Blasphemy: the deck holds no building card, so there is no Blasphemy card"
+    under = len(e.get("bottom") or [])
+    tail = f"; {under} other revealed card(s) go to the bottom of the deck" if under else ""
+    return f"Blasphemy: the {e['name']} from the top of the deck is the Blasphemy card{tail}"
+
+
+@_on("BlasphemyTokenGained")
+def _token_gained(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} used the {_action(e['action'])} of the Blasphemy card and gains a Blasphemy token ({e['total']})"
+
+
+@_on("BlasphemySpoilsOffered")
+def _spoils_offered(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['winner'])} won the war and may take 1 of {who(e['loser'])}'s Blasphemy tokens"
+
+
+@_on("BlasphemyTokenTaken")
+def _token_taken(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} takes a Blasphemy token from {who(e['from_seat'])}"
+
+
+@_on("BlasphemySpoilsDeclined")
+def _spoils_declined(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} leaves {who(e['loser'])}'s Blasphemy tokens"
+
+
+@_on("OverlordScored")
+def _overlord_scored(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return (
+        f"The deck and every year are out of cards: the team has {e['team_total']} unrevealed card(s), "
+        f"the Overlord {who(e['overlord'])} has {e['overlord_total']}"
+    )

@@ -11,6 +11,7 @@ from typing import Any
 from domain.everaegis import reactive
 from domain.everaegis.actions import barracks_choices, declarations, put_back_choices, sanction_choices
 from domain.everaegis.artificers import options as artificer_options
+from domain.everaegis.blasphemy import spoils_options
 from domain.everaegis.consumables import options as consumable_options
 from domain.everaegis.effects import decision as effect_decision
 from domain.everaegis.flow import Need, waiting
@@ -121,6 +122,11 @@ def build(s: GameState, need: Need, only: str | None = None, wanted: dict[str, A
             for combo in reveal_choices(s)
         )
         return Prompt(seat, kind, f"{name}: you lost the war; fully reveal 2 unrevealed cards (R83)", opts)
+    if kind == "spoils":
+        assert s.variant.offer is not None
+        loser = s.players[s.variant.offer[1]].name
+        text = f"{name}: you won the war; you may take 1 of {loser}'s Blasphemy tokens (R90, R171)"
+        return Prompt(seat, kind, text, spoils_options(s))
     if kind == "undo":
         undo = s.undo
         assert undo is not None

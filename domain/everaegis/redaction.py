@@ -16,6 +16,7 @@ from typing import Any
 from domain.everaegis.flow import waiting
 from domain.everaegis.setup import composition
 from domain.everaegis.state import Card, GameState, Player
+from domain.everaegis.variants import view as variant_view
 from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader, redact_event
 
 __all__ = ["OMNISCIENT", "SPECTATOR", "effective", "redact", "view"]
@@ -115,6 +116,7 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
         }
     if s.config.option("rubble_rouser"):
         out["rubble"] = [{"id": c.id, "name": c.name} for c in s.rubble]  # R158: face up, anyone may look through it
+    out.update(variant_view(s))  # allies, the Overlord, the Blasphemy card and tokens: public (R163, R170, R171)
     if who == OMNISCIENT:
         out["seed"] = s.seed if s.status == "finished" else None
         out["deck"]["cards"] = [{"id": c.id, "name": c.name} for c in s.deck]

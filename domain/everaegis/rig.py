@@ -21,8 +21,10 @@ from typing import Any
 from domain.everaegis import events as ev
 from domain.everaegis.catalog import ACTIONS, BUILDINGS, CATALOG
 from domain.everaegis.context import Ctx
+from domain.everaegis.overlord import first_player_after_overlord
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card
+from domain.everaegis.variants import variant_setup
 from domain.kernel.errors import MalformedCommand
 
 RIG_KEYS = (
@@ -216,6 +218,10 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
         ev.DeckFormed(years=[], size=len(deck), cards=[{"id": c.id, "name": c.name} for c in deck], rng=[start, rng.counter])
     )
     ctx.emit(ev.FirstPlayerChosen(seat=rig["first_player"], method="rigged"))
+    first = first_player_after_overlord(s.config)
+    if first is not None and first != rig["first_player"]:
+        raise MalformedCommand(f"rig: the Overlord always goes last: the first player must be seat {first}", rule="R170")
+    variant_setup(ctx)  # Alliances, Overlord, Blasphemy (R163, R170, R171)
     for seat in s.turn_order_from(rig["first_player"]):
         mat = rig.get("leaders", {}).get(seat)
         if mat is not None:

@@ -10,8 +10,10 @@ from domain.everaegis import events as ev
 from domain.everaegis.catalog import BUILDINGS
 from domain.everaegis.context import Ctx
 from domain.everaegis.leaders import begin_selection, choose_dictator
+from domain.everaegis.overlord import first_player_after_overlord
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card
+from domain.everaegis.variants import variant_setup
 
 YEARS = 5  # R14
 DECK_YEARS = 2  # R16
@@ -79,11 +81,14 @@ def setup_step(ctx: Ctx) -> None:
     )
     if s.config.first_player is not None:
         ctx.emit(ev.FirstPlayerChosen(seat=s.config.first_player, method="chosen at creation (R18 step 8)"))
+    elif (after := first_player_after_overlord(s.config)) is not None:
+        ctx.emit(ev.FirstPlayerChosen(seat=after, method="the seat after the Overlord, who always goes last (R170)"))
     else:
         rng = ctx.rng()
         start = rng.counter
         seat = rng.below(s.seats)
         ctx.emit(ev.FirstPlayerChosen(seat=seat, method="random (R18 step 8)", rng=[start, rng.counter]))
+    variant_setup(ctx)  # Alliances, Overlord, Blasphemy (R163, R170, R171)
     if s.config.selection != "simpleton":
         begin_selection(ctx)  # R17: leaders, then soldiers and cards (``starting_step``)
         return

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.everaegis.config import Config
+from domain.everaegis.variant_state import VariantState
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,7 @@ class GameState:
     dice: list[int] = field(default_factory=list)  # rigged D8 results still to come (rig "dice"; mob.py)
     rubble: list[Card] = field(default_factory=list)  # Rubble Rouser (R158): discarded cards, face up, oldest first
     silenced: list[int] = field(default_factory=list)  # Vengeance (R159): eliminated seats that called wrongly
+    variant: VariantState = field(default_factory=VariantState)  # Alliances, Overlord, Blasphemy (R163, R170, R171)
 
     def clone(self) -> GameState:
         return GameState(
@@ -334,6 +336,7 @@ class GameState:
             dice=list(self.dice),
             rubble=list(self.rubble),
             silenced=list(self.silenced),
+            variant=self.variant.clone(),
         )
 
     # ----- queries used across the rules modules -----
@@ -394,6 +397,8 @@ class GameState:
             ids.update(c.id for c in cards)
         ids.update(c.id for c in self.estate_deck)
         ids.update(c.id for c in self.rubble)
+        if self.variant.blasphemy is not None:  # R171: the Blasphemy card beside the deck
+            ids.add(self.variant.blasphemy.id)
         return ids
 
     def card_count(self) -> int:
@@ -403,6 +408,7 @@ class GameState:
             + sum(len(c) for _, c in self.years)
             + len(self.estate_deck)
             + len(self.rubble)
+            + (self.variant.blasphemy is not None)  # R171: the Blasphemy card beside the deck
         )
 
     def component(self, section: str, name: str | None) -> dict[str, Any] | None:

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from domain.everaegis import artificers
 from domain.everaegis import events as ev
+from domain.everaegis.alliances import all_allied
+from domain.everaegis.blasphemy import WIN_TOKENS
+from domain.everaegis.blasphemy import wins as blasphemy_wins
 from domain.everaegis.cards import reveal
 from domain.everaegis.context import Ctx
 from domain.everaegis.effects import at_phase
 from domain.everaegis.items import discard_all_items
+from domain.everaegis.overlord import immune, plays_again
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import GameState
+from domain.everaegis.variants import winners as variant_winners
 
 
 def next_seat(s: GameState) -> int:
     """The next remaining player clockwise (R23); eliminated players always skip (R25)."""
     assert s.current is not None
+    if plays_again(s):  # R170: the Overlord takes one turn per remaining opponent, in a row
+        return s.current
     for seat in [*s.turn_order_from(s.current)[1:], s.current]:
         if not s.players[seat].eliminated:
             return seat
@@ -64,6 +71,9 @@ def phase_step(ctx: Ctx) -> None:
         if (reason := artificers.wins(s, seat)) is not None:
             end_game(ctx, "win", [seat], reason)
             return
+        if blasphemy_wins(s, seat):  # R171
+            end_game(ctx, "win", [seat], f"{WIN_TOKENS} Blasphemy tokens in the Conquest Phase (R171)")
+            return
         ctx.emit(ev.TurnEnded(seat=seat, turn=s.turn))
     elif phase == "over":
         rounds = s.config.option("stalemate_rounds")  # ruling S1, a game option (0: off)
@@ -81,6 +91,8 @@ def doomed(s: GameState) -> list[tuple[int, str]]:
     out = []
     for seat in s.in_turn_order(s.remaining()):
         p = s.players[seat]
+        if immune(s, seat):  # R170: the Overlord cannot be eliminated
+            continue
         if t.demise_revealed is not None and len(p.revealed) >= t.demise_revealed:
             out.append((seat, f"{t.demise_revealed} or more revealed cards (R30, R122)"))
         elif t.survival and not p.unrevealed:
@@ -117,7 +129,10 @@ def check_last_remaining(ctx: Ctx) -> None:
         end_game(ctx, "win", remaining, "the only player remaining (R11)")
     elif not remaining:
         end_game(ctx, "draw", [], "no players remaining (R12)")
+    elif all_allied(s):
+        end_game(ctx, "win", remaining, "every remaining player is an ally of the others: they share the victory (A51 ruling)")
 
 
 def end_game(ctx: Ctx, result: str, winners: list[int], reason: str) -> None:
+    winners = variant_winners(ctx.state, winners)  # allies (R163), the Overlord's team (R170)
     ctx.emit(ev.GameEnded(result=result, winners=winners, reason=reason, seed=ctx.state.seed))

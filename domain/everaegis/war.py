@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from domain.everaegis import events as ev
+from domain.everaegis.blasphemy import spoils_step
 from domain.everaegis.cards import reveal
 from domain.everaegis.context import Ctx
 from domain.everaegis.soldiers import casualties, change_soldiers
@@ -53,6 +54,9 @@ def war_step(ctx: Ctx) -> bool:
         return True
     if war.stage == "resolution":
         assert war.loser is not None
+        spoils = spoils_step(ctx)  # Blasphemy: the winner may take 1 of the loser's tokens first (R90, R171)
+        if spoils is not None:
+            return spoils
         if war.loser == d and s.wall == d:  # A14 ruling: a defender who loses discards the WALL
             ctx.emit(ev.ItemDiscarded(seat=d, item="WALL", reason="lost a war as the defender (A14)"))
         due = min(2, len(s.players[war.loser].unrevealed))
