@@ -228,8 +228,6 @@ def test_r173_the_view_says_which_seats_are_mobs():
         ([1, 1], "simpleton", "R173"),
         ("1", "simpleton", "R173"),
         ([1], "simpleton+solo", "R167"),
-        ([1], "classic", "A54"),  # a Classic mob plays a mob mat, printed only in part
-        ([], "classic+solo", "A54"),
     ],
 )
 def test_r173_r167_mob_seats_are_validated(mobs, variants, rule):
@@ -329,3 +327,36 @@ def test_r167_solo_games_play_to_the_end(seats: int, variants: str):
     state, events = play(seats, variants, seats)
     assert state.status == "finished"
     check_rolls(state, events)
+
+
+# ----- mobs in a Classic game (A50 ruling: the Simpleton mat; R178 consumption) -----
+
+
+def test_a50_in_classic_only_people_select_leaders_and_a_mob_plays_the_simpleton_mat():
+    t = Table(4, variants="classic", options={"plain_unknown": 1}, selection="limited", mobs=[1, 3], seed="cmob")
+    s = t.state
+    assert [bool(p.mats) for p in s.players] == [True, False, True, False]
+    while t.state.stage == "leaders":
+        t.play(t.options(t.waiting()[0].seat)[0].command)
+    s = t.state
+    assert s.players[0].leader and s.players[2].leader and s.players[1].leader is None and s.players[3].leader is None
+
+
+def classic_mob_table(**rig):
+    base = {"deck": ["Barracks", "Mason", "Library", "Temple"], "first_player": 0, "hands": {"0": ["Temple"]}}
+    return Table(3, variants="classic", rig={**base, **rig}, options={"plain_unknown": 1}, selection="simpleton", mobs=[1])
+
+
+def test_r178_a_mob_uses_a_consumable_as_soon_as_the_rules_allow():
+    t = classic_mob_table(items={"1": ["HAMMER"]}, hands={"0": ["Temple", "Mason"], "2": ["Library"]})
+    t.declare(0, "recruit")  # the first turn ends: the HAMMER, received in setup, may now be used
+    types = t.types()
+    used = next(i for i, e in enumerate(t.events) if e.TYPE == "ItemDiscarded" and e.item == "HAMMER")
+    declared = next(i for i, e in enumerate(t.events) if e.TYPE == "ActionDeclared" and e.seat == 1)
+    assert used < declared and "DieRolled" in types[used:declared]
+
+
+def test_r178_a_mob_uses_a_reactive_item_the_moment_the_occasion_occurs():
+    t = classic_mob_table(items={"1": ["BIRD"]})
+    t.declare(0, "recruit")
+    assert t.of("ActionThwarted")[0].reason == f"BIRD used by {t.state.players[1].name}" and t.soldiers(0) == 3

@@ -106,10 +106,11 @@ SIMPLETON_ITEMS = ("WALL", "SANCTION", "TREATY", "BRIG")
 def mats_needed(config: Config) -> int:
     """Limited: N mats each (R19); Drafting: players + 2 (R20, A44); Freeform: one each (R21)."""
     extra = 1 if "dictator" in config.variants else 0  # R168: one more mat goes to the reserve
+    people = config.seats - len(config.mobs)  # a mob plays the Simpleton mat and selects no leader
     if config.selection == "limited":
-        return config.seats * config.option("limited_mats") + extra
+        return people * config.option("limited_mats") + extra
     if config.selection == "drafting":
-        return config.seats + 2 + extra
+        return people + 2 + extra
     if config.selection == "simpleton":
         return extra
-    return config.seats + extra
+    return people + extra

@@ -244,8 +244,8 @@ def _selection(selection: Any, variants: tuple[str, ...]) -> str:
 
 def check_mobs(mobs: Any, seats: int, variants: tuple[str, ...]) -> tuple[int, ...]:
     """The mob seats (R173), in seat order. Solo (R167): one person against mobs only; with no seats
-    named, every seat but seat 0 is a mob. Mobs play the Simpleton mat: in a Classic game a mob plays a
-    mob mat, which the book prints only in part (A50, A54)."""
+    named, every seat but seat 0 is a mob. A mob plays the Simpleton mat, in a Classic game too (the mob
+    mats are printed only in part, A50, A54)."""
     solo = "solo" in variants
     if mobs is None:
         mobs = ()
@@ -259,10 +259,6 @@ def check_mobs(mobs: Any, seats: int, variants: tuple[str, ...]) -> tuple[int, .
     if solo and not mobs:
         mobs = range(1, seats)
     out = tuple(sorted(mobs))
-    if out and "classic" in variants:
-        raise MalformedCommand(
-            "mobs play Simpleton games only: in Classic a mob plays a mob mat, which the book prints only in part", rule="A54"
-        )
     if len(out) == seats:
         raise MalformedCommand("mobs take the places of missing people: at least one seat must be a person", rule="R173")
     if solo and len(out) != seats - 1:

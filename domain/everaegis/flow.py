@@ -16,7 +16,7 @@ from domain.everaegis.cards import chooser, draw_step, reveal
 from domain.everaegis.context import Ctx
 from domain.everaegis.effects import decision, effect_step, fire_triggers
 from domain.everaegis.items import brig_sources, sanction_sources
-from domain.everaegis.leaders import choosers, selection_step
+from domain.everaegis.leaders import all_chosen, choosers, selection_step
 from domain.everaegis.mob_play import mob_step
 from domain.everaegis.overlord import out_of_cards_step
 from domain.everaegis.reactions import (
@@ -74,7 +74,7 @@ def step(ctx: Ctx) -> bool:
     if s.stage == "artificers":
         return artificers.setup_step(ctx)
     if s.stage == "leaders":
-        if all(p.leader for p in s.players):
+        if all_chosen(s):
             starting_step(ctx)
             return True
         return selection_step(ctx)

@@ -37,17 +37,22 @@ def _deal(ctx: Ctx, seat: int, count: int) -> None:
     ctx.emit(ev.LeaderMatsDealt(seat=seat, mats=mats, knowers=[seat], rng=[start, rng.counter]))
 
 
+def selectors(s: GameState) -> list[int]:
+    """The players who select a leader: everyone but the mobs, who play the Simpleton mat (A50 ruling)."""
+    return [seat for seat in s.turn_order_from(s.first_player or 0) if not s.is_mob(seat)]
+
+
 def begin_selection(ctx: Ctx) -> None:
     s = ctx.state
     mode = s.config.selection
-    order = s.turn_order_from(s.first_player or 0)
+    order = selectors(s)
     if mode == "limited":
         ctx.emit(ev.LeaderSelectionBegan(mode=mode))
         for seat in order:
             _deal(ctx, seat, s.config.option("limited_mats"))
     elif mode == "drafting":
         ctx.emit(ev.LeaderSelectionBegan(mode=mode, order=order[:1]))
-        _deal(ctx, order[0], s.seats + 2)
+        _deal(ctx, order[0], len(order) + 2)
     else:
         ctx.emit(ev.LeaderSelectionBegan(mode=mode, order=order))
 
@@ -55,13 +60,17 @@ def begin_selection(ctx: Ctx) -> None:
 def selection_step(ctx: Ctx) -> bool:
     """Show the Limited mats once all are kept, as the game begins (R19). False while players choose."""
     s = ctx.state
-    if s.config.selection == "limited" and all(p.kept for p in s.players):
-        for seat in s.turn_order_from(s.first_player or 0):
+    if s.config.selection == "limited" and all(s.players[seat].kept for seat in selectors(s)):
+        for seat in selectors(s):
             mat = s.players[seat].kept
             assert mat is not None
             ctx.emit(ev.LeaderChosen(seat=seat, mat=mat, plain=_plain(s, mat)))
         return True
     return False
+
+
+def all_chosen(s: GameState) -> bool:
+    return all(s.players[seat].leader for seat in selectors(s))
 
 
 def choosers(s: GameState) -> list[int]:
@@ -92,7 +101,7 @@ def options(s: GameState, seat: int) -> list[Option]:
         ]
     if mode == "freeform":
         return [Option(f"Play {_label(s, m)}", {"type": "choose_leader", "seat": seat, "mat": m}, "leader") for m in pool(s)]
-    waiting = [p.seat for p in s.players if p.leader is None and p.seat != seat]
+    waiting = [p for p in selectors(s) if s.players[p].leader is None and p != seat]
     out = []
     for m in me.mats:
         if not waiting:

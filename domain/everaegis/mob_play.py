@@ -11,13 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from domain.everaegis import artificers, consumables, reactive
 from domain.everaegis import events as ev
 from domain.everaegis.actions import barracks_choices, put_back, put_back_choices, sanction_choices
 from domain.everaegis.alliances import war_targets_allowed
 from domain.everaegis.blasphemy import settle_spoils
 from domain.everaegis.cards import discard_card, reveal
 from domain.everaegis.catalog import ACTIONS, CATALOG
+from domain.everaegis.consumables import use as use_item
 from domain.everaegis.context import Ctx
+from domain.everaegis.effects import choose as choose_effect
+from domain.everaegis.effects import decision as effect_decision
 from domain.everaegis.items import brig_sources, item_label, items_in_play, sanction_sources
 from domain.everaegis.mob import agree, choose_between, pick_object, pick_objects, pick_player, roll
 from domain.everaegis.reactions import guard_means, pay, penalty_choices, proof_choices, prove, settle
@@ -26,7 +30,9 @@ from domain.everaegis.war import reveal_choices, reveal_for_war
 
 
 def mob_step(ctx: Ctx, needs: Sequence[tuple[int, str]]) -> bool:
-    """Make the first decision the game waits for from a mob. False if no mob is awaited."""
+    """Make the first decision the game waits for from a mob. False if no mob is awaited. R178: a usable
+    consumable comes before the action it could precede."""
+    needs = sorted(needs, key=lambda need: need[1] != "use_item")
     for seat, kind in needs:
         if ctx.state.is_mob(seat):
             if kind not in DECIDE:  # pragma: no cover - config refuses mobs where other decisions arise
@@ -168,10 +174,15 @@ def _setup_reveal(ctx: Ctx, mob: int) -> None:
 
 
 def _react(ctx: Ctx, mob: int) -> None:
-    """A50 ruling: a mob never calls; it guards only with the WALL, and only on Agreement (R176)."""
+    """A50 ruling: a mob never calls; it guards only with the WALL, and only on Agreement (R176). R178: a
+    reactive item is used the moment the occasion occurs: the first action it may answer."""
     s = ctx.state
     w, act = s.window, s.act
     assert w is not None and act is not None
+    items = reactive.reactions(s, mob) if w.about == "action" and mob in reactive.users(s, act) else []
+    if items:
+        ctx.emit(ev.ReactionGiven(window=w.id, seat=mob, answer="use", means=items[0], audience=[mob]))
+        return
     wall = w.about == "action" and "wall" in guard_means(s, mob, act)
     if wall and agree(ctx, mob, "guard with the WALL"):
         ctx.emit(ev.ReactionGiven(window=w.id, seat=mob, answer="guard", means="wall", audience=[mob]))
@@ -238,6 +249,29 @@ def _spoils(ctx: Ctx, mob: int) -> None:
     settle_spoils(ctx, "take" if agree(ctx, mob, "take a Blasphemy token") else "leave")
 
 
+def _effect_choice(ctx: Ctx, mob: int) -> None:
+    """A choice a card effect asks of a mob, or the order of effects it must set: Object Selection among the
+    choices, in the order offered (R179; Abundance past 8, R181)."""
+    d = effect_decision(ctx.state)
+    assert d is not None and d.seat == mob
+    _label, value = pick_object(ctx, mob, list(d.options), lambda _: True, lambda o: str(o[0]))
+    choose_effect(ctx, mob, value)
+
+
+def _artificer_gift(ctx: Ctx, mob: int) -> None:
+    """Artificers' setup gift (R172): Player Selection of the receiver (R175), then Object Selection of the item."""
+    s = ctx.state
+    to = pick_player(ctx, mob, artificers.receivers(s, mob))
+    assert to is not None
+    item = pick_object(ctx, mob, artificers.gift_kinds(s), lambda _: True, str)
+    artificers.give(ctx, mob, item, to)
+
+
+def _use_item(ctx: Ctx, mob: int) -> None:
+    """R178 Consumption: a mob uses a consumable as soon as the rules allow."""
+    use_item(ctx, mob, consumables.usable(ctx.state, mob)[0])
+
+
 def _undo(ctx: Ctx, mob: int) -> None:  # pragma: no cover - a mob never calls, so it is never offered an undo
     undo = ctx.state.undo
     assert undo is not None
@@ -258,5 +292,9 @@ DECIDE = {
     "put_back": _put_back,
     "war_reveal": _war_reveal,
     "undo": _undo,
+    "effect_choice": _effect_choice,
+    "effect_order": _effect_choice,
+    "artificer_gift": _artificer_gift,
+    "use_item": _use_item,
     "spoils": _spoils,
 }
