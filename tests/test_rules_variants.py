@@ -457,6 +457,25 @@ def test_a47_an_eliminated_team_member_adds_nothing_and_does_not_win():
     assert t.of("GameEnded")[-1].winners == [0, 2]
 
 
+def test_r158_r170_under_rubble_rouser_the_rubble_refills_the_deck_before_the_overlord_game_ends():
+    rest = list(ALL_CARDS)
+    for name in ("Mason", "Temple", "Barracks"):
+        rest.remove(name)
+    hands = hands_from({0: 8, 1: 9, 2: 10}, rest=rest)
+    hands["0"].append({"name": "Barracks", "revealed": False})
+    t = Table(3, variants="simpleton+overlord", rig={"deck": ["Mason", "Temple"], "hands": hands}, options={"rubble_rouser": 1})
+    t.declare(0, "barracks")
+    t.pass_all()
+    for seat in (1, 2):  # each opponent discards 1 unrevealed card onto the rubble
+        t.play(next(p for p in t.prompts(seat) if p.kind == "barracks_discard").options[0].command)
+    assert len(t.state.rubble) == 2 and t.state.current == 1  # seat 1 drew the last card of the deck
+    assert not t.state.deck and not t.state.years and t.state.status == "active"
+    t.declare(1, "recruit")  # the Overlord's draw: the rubble is shuffled to form the deck
+    assert t.of("RubbleShuffled") and t.state.status == "active" and t.state.current == 2
+    play_recruits(t, 1)  # the Overlord's second turn draws the rubble's last card: now everything is out
+    assert t.of("OverlordScored") and t.state.status == "finished"
+
+
 def test_r11_the_overlord_still_wins_as_the_last_player_remaining():
     t = overlord(3, rig={"deck": LONG_DECK, "hands": {"0": FOUR_REVEALED, "1": FOUR_REVEALED}})
     t.declare(0, "recruit")

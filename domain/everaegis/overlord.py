@@ -9,7 +9,8 @@ Rulings (docs/rulings.md, "Overlord"):
 - The Overlord cannot be eliminated; nobody wins by unrevealed cards in the Conquest Phase (thresholds).
 - The game ends, from the first turn on, as soon as the deck and every year are out of cards, even in the
   middle of an action: the rest of that action does not happen. The estate deck (Classic) is not the deck
-  or a year, so it never refills the deck in an Overlord game.
+  or a year, so it never refills the deck in an Overlord game. Under Rubble Rouser the rubble forms the deck
+  whenever the deck is empty, before any year (R158), so the game ends only once the rubble is empty too.
 - Scoring (A47): the team's total is the unrevealed cards of every opponent of the Overlord, eliminated ones
   included (an eliminated player has revealed every card, R123, so adds 0). The higher total wins; the
   team's winners are its remaining members. Equal totals: a draw, as no side has the highest total.
@@ -73,7 +74,7 @@ def out_of_cards_step(ctx: Ctx) -> bool:
     """R170: end and score once the deck and every year are empty (from the first turn on)."""
     s = ctx.state
     o = s.variant.overlord
-    if o is None or s.stage != "turn" or s.deck or s.years:
+    if o is None or s.stage != "turn" or s.deck or s.years or s.rubble:  # R158: the rubble forms the deck first
         return False
     team = [seat for seat in range(s.seats) if seat != o]
     team_total = sum(len(s.players[seat].unrevealed) for seat in team)
