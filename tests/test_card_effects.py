@@ -441,3 +441,28 @@ def test_r104_a_call_is_settled_first_and_a_bird_not_used_leaves_the_action_alon
     free.declare(0, "treasury")
     free.pass_all()
     assert free.soldiers(0) == 8 and free.state.items_of(2) == ["BIRD"]
+
+
+def test_r109_a_sanction_step_puts_a_sanction_on_an_action_the_possessor_picks():
+    from tests.helpers import Table as T
+
+    data = _raw()
+    entry = next(e for e in data["estates"] if e["name"] == "Cellar")
+    effect = {"when": "revealed", "steps": [{"step": "sanction", "who": "an opponent"}]}
+    entry.update(type="trigger", text_known="full", printed_text=STUB + "SANCTION an opponent's action", effect=effect)
+    catalog = validate(data, against=shipped())
+    rig = {"deck": ["Barracks", "Mason"], "hands": {"0": ["Cellar", "Temple"]}, "first_player": 0, "sanctions": {"2": ["war"]}}
+    t = T(3, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", catalog=catalog)
+    from domain.everaegis.cards import reveal
+    from domain.everaegis.context import Ctx
+    from domain.everaegis.flow import advance
+
+    ctx = Ctx(t.state.clone())
+    reveal(ctx, 0, t.state.players[0].card(t.card(0, "Cellar")), full=True, reason="test")
+    advance(ctx)
+    t.state, t.events = ctx.state, t.events + ctx.events
+    t.play({"type": "effect_choice", "seat": 0, "choice": 2})
+    actions = [o.command["choice"] for o in t.prompts(0)[0].options]
+    assert "war" not in actions and len(actions) == 7  # one SANCTION per action (A19)
+    t.play({"type": "effect_choice", "seat": 0, "choice": "temple"})
+    assert t.state.players[2].sanctions == ["war", "temple"] and t.of("SanctionPlaced")[-1].source == "reserve"

@@ -16,6 +16,7 @@ from typing import Any
 
 from domain.everaegis import events as ev
 from domain.everaegis.cards import discard_card, place_token, reveal
+from domain.everaegis.catalog import ACTIONS
 from domain.everaegis.context import Ctx
 from domain.everaegis.items import discard_item, item_label, items_in_play
 from domain.everaegis.soldiers import change_soldiers
@@ -173,6 +174,15 @@ def decision(s: GameState) -> Decision | None:
             return None
         opts = tuple((f"Unreveal {names[o]}'s {c.name} ({c.id})", c.id) for o, c in cards)
         return Decision(p.owner, opts, f"{p.source}: unreveal 1 revealed card in play")
+    if name == "sanction":
+        if not work["targets"] or work["left"] <= 0:
+            return None
+        target = work["targets"][0]
+        free = [a for a in ACTIONS if a not in s.players[target].sanctions]
+        if len(free) <= 1:
+            return None
+        opts = tuple((f"SANCTION {names[target]}'s {a.title()}", a) for a in free)
+        return Decision(p.owner, opts, f"{p.source}: choose the action to SANCTION (R109)")
     if name == "give_item":
         if not work["targets"] or len(step["items"]) <= 1:
             return None
@@ -261,6 +271,14 @@ def effect_step(ctx: Ctx) -> bool:
             _progress(ctx, p, p.index + 1, None)
         else:
             _give(ctx, p, step, work["targets"][0], step["items"][0])
+    elif name == "sanction":
+        free = [a for a in ACTIONS if work["targets"] and a not in s.players[work["targets"][0]].sanctions]
+        if not work["targets"]:
+            _progress(ctx, p, p.index + 1, None)
+        elif work["left"] <= 0 or not free:  # A19: every action already carries one
+            _next_target(ctx, p, step, work)
+        else:
+            _sanction(ctx, p, step, work["targets"][0], free[0])
     elif name == "sacrifice_to_leader":
         to = s.seat_led_by(step["leader"])
         amount = min(step["amount"], s.players[p.owner].soldiers)
@@ -335,6 +353,21 @@ def _give(ctx: Ctx, p: Pending, step: dict[str, Any], receiver: int, item: str) 
     _next_target(ctx, ctx.state.effects[0], step, work)
 
 
+def _sanction(ctx: Ctx, p: Pending, step: dict[str, Any], seat: int, action: str) -> None:
+    """R109, R105: from the reserve, else taken from another player's mat (the first in turn order, a ruling)."""
+    s = ctx.state
+    if s.sanction_supply > 0:
+        source: Any = "reserve"
+    else:
+        mats = [{"seat": q, "action": a} for q in s.in_turn_order(range(s.seats)) if q != seat for a in s.players[q].sanctions]
+        source = mats[0] if mats else None
+    if source is None:
+        ctx.emit(ev.SanctionNotPlaced(seat=seat, action=action, reason="no SANCTION left anywhere (A43)"))
+    else:
+        ctx.emit(ev.SanctionPlaced(seat=seat, action=action, source=source, reason=f"{p.source} (card effect)"))
+    _next_target(ctx, ctx.state.effects[0], step, dict(ctx.state.effects[0].work or {}))
+
+
 def _take_soldier(ctx: Ctx, p: Pending, seat: int) -> None:
     change_soldiers(ctx, seat, -1, f"{p.source} (card effect)")
     work = dict(p.work or {})
@@ -385,6 +418,8 @@ def choose(ctx: Ctx, seat: int, value: Any) -> None:
         _unreveal(ctx, p, owner, card)
     elif name == "give_item":
         _give(ctx, p, step, p.work["targets"][0], value)
+    elif name == "sanction":
+        _sanction(ctx, p, step, p.work["targets"][0], value)
     elif name == "discard_soldiers_in_play":
         if value == "stop":
             _progress(ctx, p, p.index + 1, None)

@@ -53,6 +53,11 @@ STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
         "the possessor adds or removes an unused soldier from the BOMB ('may': or leaves it)",
     ),
     "discard_item_in_play": ((COUNT,), "the possessor discards items in play, any player's (R47, R145)"),
+    "sanction": (
+        (("who", WHO),),
+        "the possessor puts a SANCTION on an unsanctioned action of the player it is about, of the possessor's "
+        "choice: from the reserve, or taken from another player's mat (R109, R105, A19)",
+    ),
     "thwart_action": ((), "the action this reaction answers is thwarted (R74): it does not execute"),
     "discard_any_cards": ((COUNT,), "the possessor discards cards in play, any player's, revealed or not (R96, R145)"),
     "choose": (
