@@ -466,3 +466,53 @@ def test_r109_a_sanction_step_puts_a_sanction_on_an_action_the_possessor_picks()
     assert "war" not in actions and len(actions) == 7  # one SANCTION per action (A19)
     t.play({"type": "effect_choice", "seat": 0, "choice": "temple"})
     assert t.state.players[2].sanctions == ["war", "temple"] and t.of("SanctionPlaced")[-1].source == "reserve"
+
+
+def test_e15_a_trigger_and_a_leaders_ability_happen_at_once_and_the_current_player_orders_them():
+    """E15 with stubs: Peter leads Archdruid Catriona, whose ability triggers on estate reveals (its text is
+    not printed: a stub here), and Jeff reveals a Blacksmith (a trigger, stubbed). Sally, the current player,
+    chooses which resolves first; neither Jeff nor Peter does (R131). Also: a leader a catalog gives in full,
+    with every text written as an effect, is played (not plain)."""
+    data = _raw()
+    blacksmith = next(e for e in data["estates"] if e["name"] == "Blacksmith")
+    gain = {"step": "gain_soldiers", "who": "self", "amount": 1}
+    blacksmith.update(
+        type="trigger", text_known="full", printed_text=STUB + "gain a soldier", effect={"when": "revealed", "steps": [gain]}
+    )
+    catriona = next(e for e in data["leaders"] if e["name"] == "Archdruid Catriona")
+    catriona.update(
+        text_known="full",
+        actions={"laboratory": STUB, "library": STUB},
+        ability={"name": "STUB", "text": STUB + "gain a soldier when an estate card is revealed"},
+        effects={
+            "laboratory": {"when": "declared", "steps": [gain]},
+            "library": {"when": "declared", "steps": [gain]},
+            "ability": {"when": "estate revealed", "steps": [gain]},
+        },
+    )
+    catalog = validate(data, against=shipped())
+    sally, jeff, peter = 0, 1, 2
+    rig = {
+        "deck": ["Barracks", "Mason"],
+        "hands": {"1": ["Blacksmith", "Temple"], "0": ["Mason"]},
+        "first_player": sally,
+        "leaders": {"2": "Archdruid Catriona"},
+    }
+    t = Table(
+        4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="freeform", catalog=catalog, names=NAMES[:4]
+    )
+    assert t.view(SPECTATOR)["players"][peter]["leader_plain"] is False
+    from domain.everaegis.cards import reveal
+    from domain.everaegis.context import Ctx
+    from domain.everaegis.flow import advance
+
+    ctx = Ctx(t.state.clone())
+    reveal(ctx, jeff, t.state.players[jeff].card(t.card(jeff, "Blacksmith")), full=True, reason="test")
+    advance(ctx)
+    t.state, t.events = ctx.state, t.events + ctx.events
+    assert sorted(e.source for e in t.of("EffectQueued")) == ["Archdruid Catriona's STUB", "Blacksmith"]
+    assert [(n.seat, n.kind) for n in t.waiting()] == [(sally, "effect_order")]
+    first = next(p.id for p in t.state.effects if p.source == "Archdruid Catriona's STUB")
+    t.play({"type": "effect_order", "seat": sally, "first": first})
+    assert [e.source for e in t.of("EffectEnded")] == ["Archdruid Catriona's STUB", "Blacksmith"]
+    assert t.soldiers(peter) == 4 and t.soldiers(jeff) == 4

@@ -19,7 +19,6 @@ from domain.kernel.errors import IllegalCommand
 from tests.helpers import Table
 
 NOT_SIMPLETON = {
-    "E15": "estate triggers and a Classic leader ability",
     "E19": "the SHIELD item",
     "E21": "the CALTROPS item",
     "E24": "the SWORD item (mobs are built; their D8 Player Selection is tested in test_rules_mobs.py)",

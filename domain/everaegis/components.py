@@ -25,6 +25,12 @@ NOT_BUILT: dict[str, str] = {}
 BUILT = ("Hooded Fox",)  # leaders whose own texts this engine executes (as effects in the vocabulary)
 
 
+def _written(entry: dict[str, Any]) -> bool:
+    """Every text of the mat is written as an effect: Laboratory, Library, and the ability if it has one."""
+    effects = entry.get("effects") or {}
+    return "laboratory" in effects and "library" in effects and ("ability" in effects or not entry.get("ability"))
+
+
 def _estate(entry: dict[str, Any], plain: bool) -> dict[str, Any]:
     return {
         "name": entry["name"],
@@ -71,9 +77,9 @@ def choose(config: Config, catalog: ClassicCatalog, source: str = "shipped") -> 
         for entry in catalog.leaders.values():
             if entry["name"] in NOT_BUILT:
                 continue
-            # a leader's Laboratory, Library and ability are played only where the engine has them (BUILT);
-            # any other mat, even one whose text a catalog gives in full, is a plain mat (A54)
-            known = entry["text_known"] == "full" and entry["name"] in BUILT
+            # a leader's Laboratory, Library and ability are played where their texts are written as effects
+            # (Hooded Fox's in the shipped data, others in an AEGIS_CATALOG); any other mat is plain (A54)
+            known = entry["text_known"] == "full" and (entry["name"] in BUILT or _written(entry))
             if known or allow_plain:
                 leaders.append(_leader(entry, plain=not known))
         need = mats_needed(config)

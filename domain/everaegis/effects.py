@@ -482,18 +482,16 @@ def fire_triggers(ctx: Ctx) -> None:
             continue
         entry = s.leader_entry(t["mat"]) or {}
         effect = entry["effects"]["ability"]
-        offerable = t["item"] in ("WALL", "BRIG") or s.item_entry(t["item"]) is not None
-        steps = _bind(effect["steps"], t["item"], offerable)
+        if "item" in t:
+            offerable = t["item"] in ("WALL", "BRIG") or s.item_entry(t["item"]) is not None
+            steps = _bind(effect["steps"], t["item"], offerable)
+            reason = f"{s.players[t['holder']].name}'s {t['item']} was discarded"
+        else:
+            steps, reason = list(effect["steps"]), f"{s.players[t['holder']].name}'s {t['card']} was revealed"
         leader = t["mat"]
         name = (entry.get("ability") or {}).get("name", "ability")
         ctx.emit(
-            ev.EffectQueued(
-                id=ctx.state.effects_queued + 1,
-                source=f"{leader}'s {name}",
-                owner=seat,
-                steps=steps,
-                reason=f"{s.players[t['holder']].name}'s {t['item']} was discarded",
-            )
+            ev.EffectQueued(id=ctx.state.effects_queued + 1, source=f"{leader}'s {name}", owner=seat, steps=steps, reason=reason)
         )
     ctx.emit(ev.TriggersFired(count=len(s.triggers)))
 

@@ -283,8 +283,19 @@ def _not_gained(s: GameState, e: ev.CardNotGained) -> None:
         s.draw_queue.pop(0)
 
 
+def _note_estate_revealed(s: GameState, seat: int, name: str) -> None:
+    """Abilities that act whenever an estate card is revealed fire next (R92, R131; E15)."""
+    if s.estate(name) is None:
+        return
+    for p in s.players:
+        for mat in s.abilities(p.seat, "estate revealed"):
+            s.triggers.append({"seat": p.seat, "mat": mat, "card": name, "holder": seat})
+
+
 @_on(ev.CardRevealed)
 def _revealed(s: GameState, e: ev.CardRevealed) -> None:
+    if e.full:
+        _note_estate_revealed(s, e.seat, e.name)
     card = s.players[e.seat].card(e.card)
     assert card is not None
     _replace_card(s, e.seat, card.flip(True))
@@ -739,7 +750,7 @@ def _note_discard(s: GameState, holder: int, item: str) -> None:
         return
     for p in s.players:
         if p.seat != holder and not s.variant.allied(p.seat, holder):  # R138, R163: an ally is no opponent
-            for mat in s.abilities(p.seat):
+            for mat in s.abilities(p.seat, "opponent item discarded"):
                 s.triggers.append({"seat": p.seat, "mat": mat, "item": item, "holder": holder})
 
 

@@ -470,16 +470,17 @@ class GameState:
             return None
         return (entry.get("effects") or {}).get(key)
 
-    def abilities(self, seat: int) -> list[str]:
-        """The mats whose ability ``seat`` has: their own leader's, and in Dictator the shared one (R168,
-        A52 ruling: both). None while eliminated (R123, R130)."""
+    def abilities(self, seat: int, moment: str | None = None) -> list[str]:
+        """The mats whose ability ``seat`` has (acting at ``moment``, if given): their own leader's, and in
+        Dictator the shared one (R168, A52 ruling: both). None while eliminated (R123, R130)."""
         if self.players[seat].eliminated:
             return []
         out = []
         for mat in (self.players[seat].leader, self.dictator):
             entry = self.leader_entry(mat)
-            if entry is not None and not entry["plain"] and (entry.get("effects") or {}).get("ability"):
-                out.append(entry["name"])
+            ability = (entry.get("effects") or {}).get("ability") if entry is not None and not entry["plain"] else None
+            if ability and (moment is None or ability["when"] == moment):
+                out.append(mat)
         return out
 
     def leader_entry(self, name: str | None) -> dict[str, Any] | None:

@@ -12,6 +12,7 @@ Moments (R92, R93, R26, R29):
   one declaration, one window);
 - ``used``: a consumable item, when its holder uses it (R103);
 - ``reaction``: a reactive consumable, used as an answer in the reaction window on an action (R104);
+- ``estate revealed``: a leader's ability that acts whenever an estate card is fully revealed;
 - ``opponent item discarded``: a leader's ability that acts whenever an opponent's item is discarded (the
   step parameter ``"$discarded"`` names that item).
 
@@ -25,8 +26,22 @@ from __future__ import annotations
 
 from typing import Any
 
-MOMENTS = ("revealed", "begin", "end", "while revealed", "declared", "opponent item discarded", "used", "reaction")
-LEADER_MOMENTS = {"laboratory": "declared", "library": "declared", "ability": "opponent item discarded"}
+MOMENTS = (
+    "revealed",
+    "begin",
+    "end",
+    "while revealed",
+    "declared",
+    "opponent item discarded",
+    "estate revealed",
+    "used",
+    "reaction",
+)
+LEADER_MOMENTS = {
+    "laboratory": ("declared",),
+    "library": ("declared",),
+    "ability": ("opponent item discarded", "estate revealed"),
+}
 WHO = ("self", "any player", "an opponent", "each opponent", "all players")
 COUNT = ("count", int, 1, 8)
 AMOUNT = ("amount", int, 1, 20)
@@ -117,9 +132,9 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
     when = effect.get("when")
     if when not in MOMENTS:
         raise EffectError(f"effect 'when' must be one of {', '.join(MOMENTS)}, not {when!r}")
-    if leader is not None and when != LEADER_MOMENTS[leader]:
-        raise EffectError(f"a leader's {leader} acts when '{LEADER_MOMENTS[leader]}', not {when!r}")
-    if leader is None and when in ("declared", "opponent item discarded"):
+    if leader is not None and when not in LEADER_MOMENTS[leader]:
+        raise EffectError(f"a leader's {leader} acts when {' or '.join(LEADER_MOMENTS[leader])}, not {when!r}")
+    if leader is None and when in ("declared", "opponent item discarded", "estate revealed"):
         raise EffectError(f"'when': {when!r} is for a leader's actions and ability")
     if item and when not in ("begin", "end", "used", "reaction"):
         raise EffectError(
