@@ -516,3 +516,69 @@ def test_e15_a_trigger_and_a_leaders_ability_happen_at_once_and_the_current_play
     t.play({"type": "effect_order", "seat": sally, "first": first})
     assert [e.source for e in t.of("EffectEnded")] == ["Archdruid Catriona's STUB", "Blacksmith"]
     assert t.soldiers(peter) == 4 and t.soldiers(jeff) == 4
+
+
+# ----- an effect that goes to war (E24, with a stub of the SWORD, whose text is not printed) -----
+
+
+def sword_catalog(chapel: bool = False):
+    data = _raw()
+    if chapel:
+        entry = next(e for e in data["estates"] if e["name"] == "Chapel")
+        kind, text, effect = EFFECTS["Chapel"]
+        entry.update(type=kind, text_known="full", printed_text=STUB + text, effect=effect)
+    sword = next(e for e in data["items"] if e["name"] == "SWORD")
+    effect = {"when": "end", "steps": [{"step": "war", "who": "an opponent"}]}
+    sword.update(text_known="full", printed_text=STUB + "go to war at the end of your turn", effect=effect)
+    return validate(data, against=shipped())
+
+
+def test_e24_a_mob_holding_the_sword_goes_to_war_at_its_end_phase_with_a_possible_random_player():
+    rig = {
+        "deck": ["Barracks", "Mason", "Library"],
+        "hands": {"1": ["Temple", "Mason"], "2": ["Library"], "3": ["Treasury"], "0": ["Barracks"]},
+        "first_player": 1,
+        "items": {"1": ["SWORD"]},
+        "soldiers": {"1": 6, "0": 1, "2": 1, "3": 1},
+        "dice": [1, 2],  # the action roll (1: Recruit), then the player selection
+    }
+    t = Table(
+        4,
+        variants="classic",
+        rig=rig,
+        options={"plain_unknown": 1},
+        selection="simpleton",
+        catalog=sword_catalog(),
+        names=NAMES[:4],
+        mobs=[1],
+    )
+    rolls = [e for e in t.events if e.TYPE == "DieRolled"]
+    assert [r.purpose for r in rolls][:2] == ["action", "player selection"]
+    war = t.of("WarDesignated")[0]
+    # R174: count from the current player (the mob, skipped): 2 lands on the second eligible player
+    assert (war.attacker, war.defender) == (1, 3)
+    declared = next(i for i, e in enumerate(t.events) if e.TYPE == "ActionDeclared" and e.seat == 1)
+    began = next(i for i, e in enumerate(t.events) if e.TYPE == "EffectWarBegan")
+    assert declared < began and t.of("WarEnded")  # the mob's action came first; the war is the SWORD's
+
+
+def test_an_effects_war_does_not_end_the_action_phase_and_a_chapel_forbids_it():
+    rig = {
+        "deck": ["Barracks", "Mason", "Library"],
+        "hands": {"0": ["Temple", "Mason"], "2": ["Library"]},
+        "first_player": 0,
+        "items": {"0": ["SWORD"]},
+        "soldiers": {"0": 6},
+    }
+    t = Table(3, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", catalog=sword_catalog())
+    t.declare(0, "recruit")
+    assert [n.kind for n in t.waiting()] == ["effect_choice"]  # the End Phase: whom to go to war with
+    t.play({"type": "effect_choice", "seat": 0, "choice": 2})
+    assert t.of("WarDesignated")[0].defender == 2 and t.of("WarEnded")
+    assert t.state.current == 1  # the turn went on after the war
+    rig["hands"]["2"] = [{"name": "Chapel", "revealed": True}]
+    c = Table(3, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", catalog=sword_catalog(True))
+    c.declare(0, "recruit")
+    if c.waiting() and c.waiting()[0].kind == "effect_choice":
+        c.play({"type": "effect_choice", "seat": 0, "choice": 2})
+    assert not c.of("EffectWarBegan") and c.of("EffectEnded")[-1].source == "SWORD"  # R86: no war under a Chapel

@@ -86,6 +86,7 @@ def test_every_event_type_occurs_in_simulated_games():
     # No shipped or stub effect makes players gain cards or give sacrifices in an unrigged game
     # (test_card_effects.py plays them from rigs).
     rare |= {"CardsToGain", "SacrificesGiven", "EffectsOrdered"}  # and two effects at once (R131)
+    rare.add("EffectWarBegan")  # only a stub SWORD starts one (test_card_effects.py, E24)
     # Undo needs a window closed by its deadline; simulations have none (test_rules_undo.py covers them).
     rare |= {"UndoPauseBegan", "UndoWaived", "UndoExpired", "UndoClaimed"}
     rare |= {"DiceRigged"}  # rigged D8 results: test_rules_mobs.py

@@ -21,7 +21,6 @@ from tests.helpers import Table
 NOT_SIMPLETON = {
     "E19": "the SHIELD item",
     "E21": "the CALTROPS item",
-    "E24": "the SWORD item (mobs are built; their D8 Player Selection is tested in test_rules_mobs.py)",
     "E27": "the CALTROPS item (mobs are built; their D8 procedures are tested in test_rules_mobs.py)",
 }
 # E22, E23, E25, E26 and E28-E30 (mob players) are tested in test_rules_mobs.py.

@@ -271,6 +271,12 @@ def effect_step(ctx: Ctx) -> bool:
             _progress(ctx, p, p.index + 1, None)
         else:
             _give(ctx, p, step, work["targets"][0], step["items"][0])
+    elif name == "war":
+        target = work["targets"][0] if work["targets"] else None
+        partner = s.partner(p.owner)
+        if target is not None and s.act is None and not s.in_effect("no_war") and target != partner:
+            ctx.emit(ev.EffectWarBegan(attacker=p.owner, defender=target, source=p.source))
+        _progress(ctx, ctx.state.effects[0], p.index + 1, None)
     elif name == "sanction":
         free = [a for a in ACTIONS if work["targets"] and a not in s.players[work["targets"][0]].sanctions]
         if not work["targets"]:

@@ -815,3 +815,12 @@ class OverlordScored(Event):
     overlord_total: int = 0
     team: list[int] = field(default_factory=list)
     team_total: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class EffectWarBegan(Event):
+    """A card effect makes its possessor go to war (the attacker) with the player it selected (R78-R85)."""
+
+    attacker: int = 0
+    defender: int = 0
+    source: str = ""

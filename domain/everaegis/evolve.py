@@ -536,9 +536,11 @@ def _guard_held(s: GameState, e: ev.GuardHeld) -> None:
 
 @_on(ev.ActionThwarted)
 def _action_thwarted(s: GameState, e: ev.ActionThwarted) -> None:
+    from_effect = s.act is not None and s.act.from_effect
     s.act = None
     s.challenge = None
-    s.action_done = True  # R73: the Action Phase is over
+    if not from_effect:
+        s.action_done = True  # R73: the Action Phase is over
 
 
 @_on(ev.ActionResolving)
@@ -575,8 +577,10 @@ def _resolving(s: GameState, e: ev.ActionResolving) -> None:
 
 @_on(ev.ActionCompleted)
 def _completed(s: GameState, e: ev.ActionCompleted) -> None:
+    from_effect = s.act is not None and s.act.from_effect
     s.act = None
-    s.action_done = True
+    if not from_effect:  # a war an effect started is not the turn's action
+        s.action_done = True
 
 
 # ----- war -----
@@ -891,3 +895,17 @@ def _spoils_declined(s: GameState, e: ev.BlasphemySpoilsDeclined) -> None:
 @_on(ev.OverlordScored)
 def _overlord_scored(s: GameState, e: ev.OverlordScored) -> None:
     pass
+
+
+@_on(ev.EffectWarBegan)
+def _effect_war(s: GameState, e: ev.EffectWarBegan) -> None:
+    s.act = Act(
+        declarer=e.attacker,
+        action="war",
+        plan={"target": e.defender},
+        claim=None,
+        sanctioned=False,
+        stage="execute",
+        war=War(attacker=e.attacker, defender=e.defender),
+        from_effect=True,
+    )

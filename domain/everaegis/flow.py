@@ -29,9 +29,9 @@ from domain.everaegis.reactions import (
     proof_choices,
 )
 from domain.everaegis.setup import after_deal_step, setup_step, starting_step
-from domain.everaegis.state import GameState
+from domain.everaegis.state import Act, GameState
 from domain.everaegis.turns import phase_step
-from domain.everaegis.war import reveal_choices
+from domain.everaegis.war import reveal_choices, war_step
 
 MAX_AUTO_STEPS = 100_000
 
@@ -63,6 +63,8 @@ def step(ctx: Ctx) -> bool:
     if s.triggers:
         fire_triggers(ctx)
         return True
+    if s.act is not None and s.act.from_effect:  # a war an effect started runs before the effect goes on
+        return war_step(ctx)
     if s.effects:
         return effect_step(ctx)
     if s.stage == "setup" and s.artificers_done:
@@ -159,6 +161,8 @@ def waiting(s: GameState) -> list[Need]:
         return []
     if s.draw_queue:
         return [Need(chooser_of(s), "choose_year")]
+    if s.act is not None and s.act.from_effect:
+        return _war_needs(s, s.act)
     if s.effects:
         d = decision(s)
         return [Need(d.seat, "effect_order" if d.kind == "order" else "effect_choice")] if d else []
@@ -199,11 +203,19 @@ def waiting(s: GameState) -> list[Need]:
         return [Need(act.queue[0], "barracks_discard")]
     if act.action == "laboratory" and len(put_back_choices(s)) > 1:
         return [Need(act.declarer, "put_back")]
-    if act.action == "war" and act.war is not None and act.war.stage == "reveal" and len(reveal_choices(s)) > 1:
-        assert act.war.loser is not None
-        return [Need(act.war.loser, "war_reveal")]
+    if act.action == "war":
+        return _war_needs(s, act)
     if act.todo and s.sanction_supply == 0 and len(sanction_sources(s, act.todo[0])) > 1:
         return [Need(act.declarer, "take_sanction")]
+    return []
+
+
+def _war_needs(s: GameState, act: Act) -> list[Need]:
+    if s.variant.offer is not None:  # Blasphemy: a war's winner may take a token (R90, R171)
+        return [Need(s.variant.offer[0], "spoils")]
+    if act.war is not None and act.war.stage == "reveal" and len(reveal_choices(s)) > 1:
+        assert act.war.loser is not None
+        return [Need(act.war.loser, "war_reveal")]
     return []
 
 

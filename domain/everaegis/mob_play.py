@@ -250,11 +250,17 @@ def _spoils(ctx: Ctx, mob: int) -> None:
 
 
 def _effect_choice(ctx: Ctx, mob: int) -> None:
-    """A choice a card effect asks of a mob, or the order of effects it must set: Object Selection among the
-    choices, in the order offered (R179; Abundance past 8, R181)."""
+    """A choice a card effect asks of a mob, or the order of effects it must set: a player by Player Selection
+    (R174, R175), anything else by Object Selection among the choices as offered (R179; Abundance past 8, R181)."""
     d = effect_decision(ctx.state)
     assert d is not None and d.seat == mob
-    _label, value = pick_object(ctx, mob, list(d.options), lambda _: True, lambda o: str(o[0]))
+    values = [v for _, v in d.options]
+    if d.kind != "order" and all(isinstance(v, int) for v in values):  # a player: Player Selection (R175)
+        value = pick_player(ctx, mob, values)
+        if value is None:  # only the mob itself could be selected (R174 skips it)
+            value = values[0]
+    else:
+        _label, value = pick_object(ctx, mob, list(d.options), lambda _: True, lambda o: str(o[0]))
     choose_effect(ctx, mob, value)
 
 

@@ -569,3 +569,8 @@ def _overlord_scored(e: dict[str, Any], who: Callable[[Any], str]) -> str:
         f"The deck and every year are out of cards: the team has {e['team_total']} unrevealed card(s), "
         f"the Overlord {who(e['overlord'])} has {e['overlord_total']}"
     )
+
+
+@_on("EffectWarBegan")
+def _effect_war(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{e['source']}: {who(e['attacker'])} goes to war with {who(e['defender'])}"

@@ -206,6 +206,7 @@ class Act:
     war: War | None = None
     step: int = 0  # action-specific progress (Temple: the card has moved)
     reacted: tuple[int, str] | None = None  # a reactive item used against it: (seat, item) (R104)
+    from_effect: bool = False  # a war an effect started, not the turn's action (it does not end the Action Phase)
 
     def clone(self) -> Act:
         return Act(
@@ -221,6 +222,7 @@ class Act:
             replace(self.war) if self.war else None,
             self.step,
             self.reacted,
+            self.from_effect,
         )
 
     def guard_of(self, seat: int) -> Guard | None:

@@ -68,6 +68,11 @@ STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
         "the possessor adds or removes an unused soldier from the BOMB ('may': or leaves it)",
     ),
     "discard_item_in_play": ((COUNT,), "the possessor discards items in play, any player's (R47, R145)"),
+    "war": (
+        (("who", ("an opponent",)),),
+        "the possessor goes to war, as the attacker, with an opponent they select (R78-R85); not while a war or "
+        "another action is under way, nor while a condition forbids wars (R86)",
+    ),
     "sanction": (
         (("who", WHO),),
         "the possessor puts a SANCTION on an unsanctioned action of the player it is about, of the possessor's "
