@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -148,9 +149,16 @@ def make(seats: int, variants: str, extra: dict[str, int] | None = None) -> Conf
 
 
 def play_checked(
-    seats: int, variants: str, seed: int, check_views_every: int = 1, options: dict[str, int] | None = None
+    seats: int,
+    variants: str,
+    seed: int,
+    check_views_every: int = 1,
+    options: dict[str, int] | None = None,
+    config: Config | None = None,
+    after_event: Callable[[GameState, Event], None] | None = None,
 ) -> GameState:
-    config = make(seats, variants, options)
+    """A random legal game, every invariant checked after every event; ``after_event``: more checks."""
+    config = config or make(seats, variants, options)
     events = start(config, f"prop-{seed}")
     state = fold(config, [])
     for e in events:
@@ -158,6 +166,8 @@ def play_checked(
         state = evolve(state, e)
         check_conservation(state) if state.stage != "setup" else None
         check_event_redaction(before, state, e)
+        if after_event:
+            after_event(state, e)
     rng = random.Random(seed)
     steps = 0
     while state.status == "active" and state.turn <= MAX_TURNS:
@@ -176,6 +186,8 @@ def play_checked(
             check_conservation(state)
             check_counts(state)
             check_event_redaction(before, state, e)
+            if after_event:
+                after_event(state, e)
         check_turn(state)
         steps += 1
         if steps % check_views_every == 0:

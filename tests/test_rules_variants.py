@@ -12,22 +12,16 @@ from hypothesis import strategies as st
 from domain.everaegis.catalog import BUILDINGS
 from domain.everaegis.config import make_config
 from domain.everaegis.decide import decide, start
-from domain.everaegis.evolve import apply, evolve, fold
+from domain.everaegis.evolve import evolve, fold
 from domain.everaegis.flow import waiting
 from domain.everaegis.narration import narrate
 from domain.everaegis.prompts import prompts
 from domain.everaegis.state import GameState
 from domain.everaegis.variants import winners
 from domain.kernel.errors import DomainError, IllegalCommand, MalformedCommand
+from domain.kernel.events import Event
 from tests.helpers import Table
-from tests.test_properties import (
-    MAX_TURNS,
-    check_conservation,
-    check_counts,
-    check_event_redaction,
-    check_turn,
-    check_views,
-)
+from tests.test_properties import MAX_TURNS, check_views, play_checked
 
 FOUR_REVEALED = [{"name": n, "revealed": True} for n in ("Temple", "Mason", "Barracks", "Treasury")]
 ALL_CARDS = [n for n in BUILDINGS for _ in range(5)]
@@ -536,35 +530,17 @@ def check_variant_state(s: GameState, gained: int) -> None:
 
 
 def play_variant(seats: int, variants: str, seed: int, check_views_every: int = 4) -> GameState:
-    config = variant_config(seats, variants)
-    state = fold(config, [])
+    """``test_properties.play_checked`` with the variants' own invariants after every event."""
     gained = 0  # tokens made so far (mobs may play whole turns before anyone is asked anything)
-    for e in start(config, f"var-{seed}"):
-        before, state = state, evolve(state, e)
+
+    def after(state: GameState, e: Event) -> None:
+        nonlocal gained
         gained += e.TYPE == "BlasphemyTokenGained"
         if state.stage != "setup":
-            check_conservation(state)
-        check_event_redaction(before, state, e)
-    rng = random.Random(seed)
-    steps = 0
-    while state.status == "active" and state.turn <= MAX_TURNS:
-        need = waiting(state)[0]
-        options = [o for p in prompts(state, need.seat) if not p.free for o in p.options]
-        group = rng.choice(sorted({o.group for o in options}))
-        option = rng.choice([o for o in options if o.group == group])
-        for e in decide(state, option.command):
-            before, state = state, state.clone()
-            apply(state, e)
-            gained += e.TYPE == "BlasphemyTokenGained"
-            check_conservation(state)
-            check_counts(state)
             check_variant_state(state, gained)
-            check_event_redaction(before, state, e)
-        check_turn(state)
-        steps += 1
-        if steps % check_views_every == 0:
-            check_views(state)
-    return state
+
+    config = variant_config(seats, variants)
+    return play_checked(seats, variants, seed, check_views_every, config=config, after_event=after)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
