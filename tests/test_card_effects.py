@@ -582,3 +582,64 @@ def test_an_effects_war_does_not_end_the_action_phase_and_a_chapel_forbids_it():
     if c.waiting() and c.waiting()[0].kind == "effect_choice":
         c.play({"type": "effect_choice", "seat": 0, "choice": 2})
     assert not c.of("EffectWarBegan") and c.of("EffectEnded")[-1].source == "SWORD"  # R86: no war under a Chapel
+
+
+# ----- a reactive item used in a Draw Phase (E21, E27, with a CALTROPS stub: its text is not printed) -----
+
+
+def caltrops_catalog():
+    data = _raw()
+    caltrops = next(e for e in data["items"] if e["name"] == "CALTROPS")
+    effect = {"when": "draw", "steps": [{"step": "stop_draw"}]}
+    caltrops.update(text_known="full", printed_text=STUB + "the player gains no card this Draw Phase", effect=effect)
+    return validate(data, against=shipped())
+
+
+def caltrops_table(mobs=None):
+    names = ["Fred", "Jeff", "Sally"]
+    rig = {"deck": ["Barracks", "Mason", "Library"], "hands": {"0": ["Temple"]}, "first_player": 0, "items": {"0": ["CALTROPS"]}}
+    return Table(
+        3,
+        variants="classic",
+        rig=rig,
+        options={"plain_unknown": 1},
+        selection="simpleton",
+        catalog=caltrops_catalog(),
+        names=names,
+        mobs=mobs,
+    )
+
+
+def test_e21_the_caltrops_are_used_in_another_players_draw_phase_without_waiting_for_a_turn_to_end():
+    t = caltrops_table()
+    assert "draw_reaction" not in t.kinds(0)  # Fred's own Draw Phase: not for him
+    t.declare(0, "recruit")
+    assert t.state.current == 1 and [(n.seat, n.kind) for n in t.waiting()] == [(0, "draw_reaction")]
+    deck = len(t.state.deck)
+    t.play({"type": "draw_react", "seat": 0, "answer": "use", "item": "CALTROPS"})
+    stopped = t.of("DrawStopped")[0]
+    assert (stopped.seat, stopped.by) == (1, 0) and len(t.state.deck) == deck and t.state.players[1].cards == []
+    assert t.state.items_of(0) == [] and t.of("ItemDiscarded")[-1].item == "CALTROPS"
+    passing = caltrops_table()
+    passing.declare(0, "recruit")
+    passing.play({"type": "draw_react", "seat": 0, "answer": "pass"})
+    assert len(passing.state.players[1].cards) == 1 and passing.state.items_of(0) == ["CALTROPS"]
+
+
+def test_e27_a_mob_uses_the_caltrops_automatically_on_the_next_player_with_a_draw_phase():
+    names = ["Fred", "Jeff", "Sally"]
+    rig = {"deck": ["Barracks", "Mason", "Library"], "hands": {"0": ["Temple"]}, "first_player": 0, "items": {"2": ["CALTROPS"]}}
+    t = Table(
+        3,
+        variants="classic",
+        rig=rig,
+        options={"plain_unknown": 1},
+        selection="simpleton",
+        catalog=caltrops_catalog(),
+        names=names,
+        mobs=[2],
+    )
+    # the first Draw Phase to come is Fred's, at once: the mob uses it there (R178), and Fred gains nothing
+    stopped = t.of("DrawStopped")
+    assert stopped and (stopped[0].seat, stopped[0].by) == (0, 2) and t.unrevealed(0) == ["Temple"]
+    assert t.state.items_of(2) == []

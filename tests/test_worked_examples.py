@@ -20,8 +20,6 @@ from tests.helpers import Table
 
 NOT_SIMPLETON = {
     "E19": "the SHIELD item",
-    "E21": "the CALTROPS item",
-    "E27": "the CALTROPS item (mobs are built; their D8 procedures are tested in test_rules_mobs.py)",
 }
 # E22, E23, E25, E26 and E28-E30 (mob players) are tested in test_rules_mobs.py.
 # E5 is played here in its Simpleton part (several players eliminated at one Demise check), and its

@@ -29,6 +29,7 @@ from domain.everaegis.flow import Need, advance, waiting
 from domain.everaegis.leaders import choose as choose_leader
 from domain.everaegis.prompts import build, gift_prompt
 from domain.everaegis.reactions import close_window, pay, prove, settle
+from domain.everaegis.reactive import draw_react
 from domain.everaegis.rig import rigged_setup
 from domain.everaegis.rig import validate as validate_rig
 from domain.everaegis.soldiers import change_soldiers
@@ -56,6 +57,7 @@ COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "effect_order": {"first": int},
     "artificer_gift": {"item": str, "to": int},
     "use_item": {"item": str},
+    "draw_react": {"answer": str},
     "spoils": {"answer": str},
 }
 SYSTEM_COMMANDS = ("close_window", "close_undo")
@@ -79,6 +81,7 @@ TYPE_OF_KIND = {
     "effect_order": "effect_order",
     "artificer_gift": "artificer_gift",
     "use_item": "use_item",
+    "draw_reaction": "draw_react",
     "spoils": "spoils",
 }
 
@@ -250,6 +253,8 @@ def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
         artificer_give(ctx, seat, cmd["item"], cmd["to"])
     elif kind == "use_item":
         use_item(ctx, seat, cmd["item"])
+    elif kind == "draw_reaction":
+        draw_react(ctx, seat, cmd["answer"], cmd.get("item"))
     elif kind == "spoils":
         settle_spoils(ctx, cmd["answer"])
     elif kind == "treaty_gift":

@@ -824,3 +824,19 @@ class EffectWarBegan(Event):
     attacker: int = 0
     defender: int = 0
     source: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawReactionPassed(Event):
+    """A holder of a Draw Phase reactive item lets this draw happen (R104, R118)."""
+
+    seat: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawStopped(Event):
+    """A reactive item used in a Draw Phase: the player gains no card this Draw Phase (R118; E21)."""
+
+    seat: int = 0  # whose Draw Phase
+    by: int = 0
+    item: str = ""

@@ -228,6 +228,7 @@ def _phase(s: GameState, e: ev.PhaseBegan) -> None:
     s.phase = e.phase
     if e.phase == "draw" and not s.config.thresholds.survival:
         s.draw_queue.append((e.seat, "draw phase"))  # R27; Survival skips it (R166)
+        s.draw_asked = draw_reactors(s, e.seat)  # R118: before the card is drawn
 
 
 @_on(ev.TurnEnded)
@@ -909,3 +910,29 @@ def _effect_war(s: GameState, e: ev.EffectWarBegan) -> None:
         war=War(attacker=e.attacker, defender=e.defender),
         from_effect=True,
     )
+
+
+@_on(ev.DrawReactionPassed)
+def _draw_passed(s: GameState, e: ev.DrawReactionPassed) -> None:
+    s.draw_asked = [seat for seat in s.draw_asked if seat != e.seat]
+
+
+@_on(ev.DrawStopped)
+def _draw_stopped(s: GameState, e: ev.DrawStopped) -> None:
+    s.draw_asked = []
+    if s.draw_queue and s.draw_queue[0] == (e.seat, "draw phase"):
+        s.draw_queue.pop(0)
+
+
+def draw_reactors(s: GameState, drawer: int) -> list[int]:
+    """Remaining players other than the drawer holding a reactive item used in a Draw Phase (R104, R118)."""
+    out = []
+    for seat in s.in_turn_order(s.remaining()):
+        if seat == drawer:
+            continue
+        for item in set(s.items_of(seat)):
+            entry = s.item_entry(item)
+            if entry and (entry.get("effect") or {}).get("when") == "draw":
+                out.append(seat)
+                break
+    return out

@@ -59,6 +59,8 @@ def step(ctx: Ctx) -> bool:
     if out_of_cards_step(ctx):  # Overlord: the deck and every year are out of cards (R170)
         return True
     if s.draw_queue:
+        if s.draw_asked and s.draw_queue[0][1] == "draw phase":
+            return False  # R118: a reactive item may stop this draw: its holders answer first
         return draw_step(ctx)
     if s.triggers:
         fire_triggers(ctx)
@@ -160,6 +162,8 @@ def waiting(s: GameState) -> list[Need]:
     if s.status == "finished":
         return []
     if s.draw_queue:
+        if s.draw_asked and s.draw_queue[0][1] == "draw phase":
+            return [Need(seat, "draw_reaction") for seat in s.draw_asked]
         return [Need(chooser_of(s), "choose_year")]
     if s.act is not None and s.act.from_effect:
         return _war_needs(s, s.act)

@@ -273,6 +273,12 @@ def _artificer_gift(ctx: Ctx, mob: int) -> None:
     artificers.give(ctx, mob, item, to)
 
 
+def _draw_reaction(ctx: Ctx, mob: int) -> None:
+    """R178: a reactive item is used the moment the occasion occurs (E27: the next player's Draw Phase)."""
+    items = reactive.draw_items(ctx.state, mob)
+    reactive.draw_react(ctx, mob, "use" if items else "pass", items[0] if items else None)
+
+
 def _use_item(ctx: Ctx, mob: int) -> None:
     """R178 Consumption: a mob uses a consumable as soon as the rules allow."""
     use_item(ctx, mob, consumables.usable(ctx.state, mob)[0])
@@ -302,5 +308,6 @@ DECIDE = {
     "effect_order": _effect_choice,
     "artificer_gift": _artificer_gift,
     "use_item": _use_item,
+    "draw_reaction": _draw_reaction,
     "spoils": _spoils,
 }

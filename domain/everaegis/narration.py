@@ -574,3 +574,13 @@ def _overlord_scored(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 @_on("EffectWarBegan")
 def _effect_war(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return f"{e['source']}: {who(e['attacker'])} goes to war with {who(e['defender'])}"
+
+
+@_on("DrawReactionPassed")
+def _draw_passed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} lets the draw happen"
+
+
+@_on("DrawStopped")
+def _draw_stopped(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['by'])} uses the {e['item']}: {who(e['seat'])} gains no card this Draw Phase"

@@ -53,6 +53,9 @@ def build(s: GameState, need: Need, only: str | None = None, wanted: dict[str, A
         key = "first" if d.kind == "order" else "choice"
         opts = tuple(Option(label, {"type": type_, "seat": seat, key: value}, type_) for label, value in d.options)
         return Prompt(seat, kind, f"{name}: {d.text}", opts)
+    if kind == "draw_reaction":
+        text = f"{name}: {s.players[s.draw_queue[0][0]].name} is about to draw in their Draw Phase (R104, R118)"
+        return Prompt(seat, kind, text, tuple(reactive.draw_options(s, seat)))
     if kind == "use_item":
         text = f"{name}: you may use a consumable item before you declare your action (R103)"
         return Prompt(seat, kind, text, tuple(consumable_options(s, seat)))

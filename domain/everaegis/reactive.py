@@ -12,6 +12,7 @@ from __future__ import annotations
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.state import Act, GameState
+from domain.kernel.prompts import Option
 
 
 def reactions(s: GameState, seat: int) -> list[str]:
@@ -40,3 +41,36 @@ def thwart_step(ctx: Ctx) -> bool:
     ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason="used in reaction (R104)"))
     ctx.emit(ev.ActionThwarted(seat=act.declarer, action=act.action, reason=f"{item} used by {ctx.state.players[seat].name}"))
     return True
+
+
+# ----- reactive items used in another player's Draw Phase (R104, R118; E21, E27) -----
+
+
+def draw_items(s: GameState, seat: int) -> list[str]:
+    out = []
+    for item in sorted(set(s.items_of(seat))):
+        entry = s.item_entry(item)
+        if entry and (entry.get("effect") or {}).get("when") == "draw":
+            out.append(item)
+    return out
+
+
+def draw_options(s: GameState, seat: int) -> list[Option]:
+    drawer = s.draw_queue[0][0]
+    base = {"type": "draw_react", "seat": seat}
+    out = [Option(f"Let {s.players[drawer].name} draw", {**base, "answer": "pass"}, "pass")]
+    for item in draw_items(s, seat):
+        label = f"Use the {item}: {s.players[drawer].name} gains no card this Draw Phase (then it is discarded)"
+        out.append(Option(label, {**base, "answer": "use", "item": item}, "use"))
+    return out
+
+
+def draw_react(ctx: Ctx, seat: int, answer: str, item: str | None) -> None:
+    s = ctx.state
+    if answer == "pass":
+        ctx.emit(ev.DrawReactionPassed(seat=seat))
+        return
+    assert item is not None
+    drawer = s.draw_queue[0][0]
+    ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason="used in a Draw Phase (R104, R118)"))
+    ctx.emit(ev.DrawStopped(seat=drawer, by=seat, item=item))

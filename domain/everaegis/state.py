@@ -254,6 +254,7 @@ class GameState:
     held: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items: name -> {seat: pieces}
     item_soldiers: dict[str, int] = field(default_factory=dict)  # soldiers kept on an item (the BOMB)
     fresh: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items received this turn (R103)
+    draw_asked: list[int] = field(default_factory=list)  # who may still use a Draw Phase reactive item (R118)
     dictator: str | None = None  # Dictator: the mat in the reserve whose ability every player shares (R168)
     gifting: list[int] = field(default_factory=list)  # Artificers setup: the giver first, then the others (R172)
     artificers_done: bool = False
@@ -306,6 +307,7 @@ class GameState:
             held={name: dict(by) for name, by in self.held.items()},
             item_soldiers=dict(self.item_soldiers),
             fresh={name: dict(by) for name, by in self.fresh.items()},
+            draw_asked=list(self.draw_asked),
             dictator=self.dictator,
             gifting=list(self.gifting),
             artificers_done=self.artificers_done,

@@ -12,6 +12,7 @@ Moments (R92, R93, R26, R29):
   one declaration, one window);
 - ``used``: a consumable item, when its holder uses it (R103);
 - ``reaction``: a reactive consumable, used as an answer in the reaction window on an action (R104);
+- ``draw``: a reactive consumable, used in another player's Draw Phase before they draw (R104, R118);
 - ``estate revealed``: a leader's ability that acts whenever an estate card is fully revealed;
 - ``opponent item discarded``: a leader's ability that acts whenever an opponent's item is discarded (the
   step parameter ``"$discarded"`` names that item).
@@ -36,6 +37,7 @@ MOMENTS = (
     "estate revealed",
     "used",
     "reaction",
+    "draw",
 )
 LEADER_MOMENTS = {
     "laboratory": ("declared",),
@@ -78,6 +80,7 @@ STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
         "the possessor puts a SANCTION on an unsanctioned action of the player it is about, of the possessor's "
         "choice: from the reserve, or taken from another player's mat (R109, R105, A19)",
     ),
+    "stop_draw": ((), "the player whose Draw Phase it is gains no card this Draw Phase (R27)"),
     "thwart_action": ((), "the action this reaction answers is thwarted (R74): it does not execute"),
     "discard_any_cards": ((COUNT,), "the possessor discards cards in play, any player's, revealed or not (R96, R145)"),
     "choose": (
@@ -141,10 +144,13 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
         raise EffectError(f"a leader's {leader} acts when {' or '.join(LEADER_MOMENTS[leader])}, not {when!r}")
     if leader is None and when in ("declared", "opponent item discarded", "estate revealed"):
         raise EffectError(f"'when': {when!r} is for a leader's actions and ability")
-    if item and when not in ("begin", "end", "used", "reaction"):
-        raise EffectError(
-            "an item acts at its holder's Begin or End Phase, or when used: 'when' must be begin, end, used or reaction"
-        )
+    if item and when not in ("begin", "end", "used", "reaction", "draw"):
+        raise EffectError("an item acts at its holder's Begin or End Phase, or when used: begin, end, used, reaction or draw")
+    reactive_step = {"reaction": "thwart_action", "draw": "stop_draw"}.get(when)
+    if reactive_step and [st.get("step") if isinstance(st, dict) else None for st in effect.get("steps") or []] != [
+        reactive_step
+    ]:
+        raise EffectError(f"a reactive item used {when!r} has the one step {reactive_step}")
     if estate_type == "trigger" and when != "revealed":
         raise EffectError("a trigger estate acts when revealed (R92): 'when' must be 'revealed'")
     if estate_type == "condition" and when == "revealed":
