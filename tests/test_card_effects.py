@@ -643,3 +643,32 @@ def test_e27_a_mob_uses_the_caltrops_automatically_on_the_next_player_with_a_dra
     stopped = t.of("DrawStopped")
     assert stopped and (stopped[0].seat, stopped[0].by) == (0, 2) and t.unrevealed(0) == ["Temple"]
     assert t.state.items_of(2) == []
+
+
+def shield_catalog():
+    data = _raw()
+    shield = next(e for e in data["items"] if e["name"] == "SHIELD")
+    effect = {"when": "while held", "steps": [{"step": "keep_soldiers"}]}
+    shield.update(text_known="full", printed_text=STUB + "you may choose not to lose soldiers", effect=effect)
+    return validate(data, against=shipped())
+
+
+def test_e19_a_shield_holder_loses_no_soldiers_to_a_bear_or_a_war_but_may_still_give_them():
+    rig = {
+        "deck": ["Barracks", "Mason", "Library"],
+        "hands": {"3": ["Temple", "Mason"], "0": ["Barracks"]},
+        "first_player": 3,
+        "items": {"3": ["SHIELD", "BEAR"]},
+        "soldiers": {"3": 4, "0": 9},
+        "treaty": {"holder": 3, "giver": 2},
+    }
+    t = Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", catalog=shield_catalog())
+    kept = t.of("SoldiersKept")
+    assert kept and kept[0].item == "SHIELD" and "BEAR" in kept[0].reason and t.soldiers(3) == 4  # the BEAR's Begin
+    t.declare(3, "war", target=0)  # Peter attacks and loses: casualties would take 2 of his 4
+    while "war_reveal" in t.kinds(3):
+        t.play(t.options(3)[0].command)
+    assert t.of("WarEnded") and t.soldiers(3) == 4 and t.soldiers(0) < 9
+    assert any("war casualties" in e.reason for e in t.of("SoldiersKept"))
+    t.play({"type": "give_soldiers", "seat": 3, "to": 2, "amount": 1})  # a gift is no loss (R107)
+    assert t.soldiers(3) == 3

@@ -88,6 +88,7 @@ def test_every_event_type_occurs_in_simulated_games():
     rare |= {"CardsToGain", "SacrificesGiven", "EffectsOrdered"}  # and two effects at once (R131)
     rare.add("EffectWarBegan")  # only a stub SWORD starts one (test_card_effects.py, E24)
     rare |= {"DrawReactionPassed", "DrawStopped"}  # only a stub CALTROPS (test_card_effects.py, E21, E27)
+    rare.add("SoldiersKept")  # only a stub SHIELD (test_card_effects.py, E19)
     # Undo needs a window closed by its deadline; simulations have none (test_rules_undo.py covers them).
     rare |= {"UndoPauseBegan", "UndoWaived", "UndoExpired", "UndoClaimed"}
     rare |= {"DiceRigged"}  # rigged D8 results: test_rules_mobs.py

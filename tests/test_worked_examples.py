@@ -1,9 +1,10 @@
-"""The rulebook's worked examples (catalog section 2, E1-E30) that apply to a Simpleton game.
+"""The rulebook's worked examples (catalog section 2, E1-E30): here those of a Simpleton game.
 
-Each test is named by its E-number and sets up the example's position with a rig. Examples that need
-estate cards, leader texts, or items other than the WALL/SANCTION/TREATY/BRIG cannot be played in
-Simpleton and are listed in ``NOT_SIMPLETON`` with the reason; ``test_every_example_is_accounted_for``
-keeps that list honest (the mob examples are tested in test_rules_mobs.py).
+Each test is named by its E-number and sets up the example's position with a rig. The others are tests in
+test_card_effects.py and test_hooded_fox.py (estate cards, leaders, items; where the book prints no text,
+with clearly marked stubs of what the example narrates) and in test_rules_mobs.py (mobs). An example no
+test plays would be listed in ``NOT_SIMPLETON`` with the reason; ``test_every_example_is_accounted_for``
+keeps that honest. Today every example is a test.
 
 Seats in these tests carry the book's names so the assertions read like the examples.
 """
@@ -18,15 +19,12 @@ from domain.everaegis.soldiers import casualties
 from domain.kernel.errors import IllegalCommand
 from tests.helpers import Table
 
-NOT_SIMPLETON = {
-    "E19": "the SHIELD item",
-}
+NOT_SIMPLETON: dict[str, str] = {}
 # E22, E23, E25, E26 and E28-E30 (mob players) are tested in test_rules_mobs.py.
 # E5 is played here in its Simpleton part (several players eliminated at one Demise check), and its
-# Tailor and Chapel in test_card_effects.py with a catalog of stubs; the Blacksmith and the SHIELD need items.
-# E1 (items), E4 (the DAGGER, with a Ballista stub), E17 (Pyramid) and E18 (Chapel) are in
-# test_card_effects.py, with stubs of the estate effects the book narrates; so is E20's HAMMER (the AXE's
-# text is not printed, so it cannot be used).
+# Tailor and Chapel in test_card_effects.py with a catalog of stubs (its Blacksmith moves the SHIELD: not
+# played). E1, E4, E15, E17-E21, E24 and E27 are in test_card_effects.py, E3 in test_hooded_fox.py; E20
+# plays the HAMMER only (the AXE's text is not printed, so it cannot be used).
 
 FRED, SALLY, JEFF, PETER, KEITH = 0, 1, 2, 3, 4
 NAMES = ["Fred", "Sally", "Jeff", "Peter", "Keith"]

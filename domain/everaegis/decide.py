@@ -258,7 +258,7 @@ def _apply(ctx: Ctx, prompt: Prompt, cmd: dict[str, Any]) -> None:
     elif kind == "spoils":
         settle_spoils(ctx, cmd["answer"])
     elif kind == "treaty_gift":
-        change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)")
+        change_soldiers(ctx, seat, -cmd["amount"], "TREATY gift (R107)", loss=False)
         change_soldiers(ctx, cmd["to"], cmd["amount"], "TREATY gift (R107)")
     else:  # pragma: no cover
         raise AssertionError(kind)

@@ -840,3 +840,13 @@ class DrawStopped(Event):
     seat: int = 0  # whose Draw Phase
     by: int = 0
     item: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SoldiersKept(Event):
+    """A loss of soldiers not made: the player holds an item that keeps them (E19 ruling: always kept)."""
+
+    seat: int = 0
+    amount: int = 0
+    item: str = ""
+    reason: str = ""

@@ -936,3 +936,8 @@ def draw_reactors(s: GameState, drawer: int) -> list[int]:
                 out.append(seat)
                 break
     return out
+
+
+@_on(ev.SoldiersKept)
+def _soldiers_kept(s: GameState, e: ev.SoldiersKept) -> None:
+    pass

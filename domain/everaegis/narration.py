@@ -584,3 +584,8 @@ def _draw_passed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 @_on("DrawStopped")
 def _draw_stopped(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return f"{who(e['by'])} uses the {e['item']}: {who(e['seat'])} gains no card this Draw Phase"
+
+
+@_on("SoldiersKept")
+def _kept_soldiers(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} keeps {e['amount']} soldier(s) thanks to the {e['item']} ({e['reason']})"

@@ -4,13 +4,31 @@ from __future__ import annotations
 
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
+from domain.everaegis.state import GameState
 
 
-def change_soldiers(ctx: Ctx, seat: int, delta: int, reason: str) -> None:
+def change_soldiers(ctx: Ctx, seat: int, delta: int, reason: str, *, loss: bool = True) -> None:
+    """Add or remove soldiers. A removal that is a loss (not a gift, not an elimination's discard) is not
+    made while the player holds an item that keeps their soldiers (``keep_soldiers``, E19)."""
+    if delta < 0 and loss and ctx.state.players[seat].soldiers > 0:
+        shield = protector(ctx.state, seat)
+        if shield is not None:
+            ctx.emit(ev.SoldiersKept(seat=seat, amount=min(-delta, ctx.state.players[seat].soldiers), item=shield, reason=reason))
+            return
     current = ctx.state.players[seat].soldiers
     total = max(0, current + delta)
     if total != current:
         ctx.emit(ev.SoldiersChanged(seat=seat, delta=total - current, total=total, reason=reason))
+
+
+def protector(s: GameState, seat: int) -> str | None:
+    """The item, if any, by which ``seat`` keeps their soldiers (a ``while held`` condition ``keep_soldiers``)."""
+    for item in sorted(set(s.items_of(seat))):
+        entry = s.item_entry(item)
+        effect = (entry or {}).get("effect") or {}
+        if effect.get("when") == "while held" and any(step["step"] == "keep_soldiers" for step in effect["steps"]):
+            return item
+    return None
 
 
 def casualties(n: int) -> int:

@@ -118,7 +118,7 @@ def eliminate(ctx: Ctx, seat: int, reason: str) -> None:
     for card in s.players[seat].unrevealed:
         reveal(ctx, seat, card, full=True, reason="eliminated (R123)")
     discard_all_items(ctx, seat, "eliminated (R123)")
-    change_soldiers(ctx, seat, -s.players[seat].soldiers, "eliminated (R123)")
+    change_soldiers(ctx, seat, -s.players[seat].soldiers, "eliminated (R123)", loss=False)
 
 
 def check_last_remaining(ctx: Ctx) -> None:

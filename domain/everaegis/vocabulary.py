@@ -12,6 +12,7 @@ Moments (R92, R93, R26, R29):
   one declaration, one window);
 - ``used``: a consumable item, when its holder uses it (R103);
 - ``reaction``: a reactive consumable, used as an answer in the reaction window on an action (R104);
+- ``while held``: a condition item in constant effect while possessed (only conditions, R102);
 - ``draw``: a reactive consumable, used in another player's Draw Phase before they draw (R104, R118);
 - ``estate revealed``: a leader's ability that acts whenever an estate card is fully revealed;
 - ``opponent item discarded``: a leader's ability that acts whenever an opponent's item is discarded (the
@@ -38,6 +39,7 @@ MOMENTS = (
     "used",
     "reaction",
     "draw",
+    "while held",
 )
 LEADER_MOMENTS = {
     "laboratory": ("declared",),
@@ -94,6 +96,7 @@ STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
 }
 CONDITIONS: dict[str, str] = {
     "no_war": "no player can go to war with another (Chapel's narrated effect, R93)",
+    "keep_soldiers": "the holder loses no soldiers (a war's casualties, a discard, ...); gifts still go (E19)",
 }
 
 
@@ -144,8 +147,10 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
         raise EffectError(f"a leader's {leader} acts when {' or '.join(LEADER_MOMENTS[leader])}, not {when!r}")
     if leader is None and when in ("declared", "opponent item discarded", "estate revealed"):
         raise EffectError(f"'when': {when!r} is for a leader's actions and ability")
-    if item and when not in ("begin", "end", "used", "reaction", "draw"):
-        raise EffectError("an item acts at its holder's Begin or End Phase, or when used: begin, end, used, reaction or draw")
+    if item and when not in ("begin", "end", "used", "reaction", "draw", "while held"):
+        raise EffectError("an item acts: begin, end, used, reaction, draw or while held")
+    if not item and when == "while held":
+        raise EffectError("'while held' is for items (R102)")
     reactive_step = {"reaction": "thwart_action", "draw": "stop_draw"}.get(when)
     if reactive_step and [st.get("step") if isinstance(st, dict) else None for st in effect.get("steps") or []] != [
         reactive_step
@@ -158,7 +163,7 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
     steps = effect.get("steps")
     if not isinstance(steps, list) or not steps:
         raise EffectError("effect 'steps' must be a non-empty list")
-    if when == "while revealed":
+    if when in ("while revealed", "while held"):
         for i, step in enumerate(steps, start=1):
             name = step.get("step") if isinstance(step, dict) else None
             if name not in CONDITIONS:
