@@ -61,6 +61,13 @@ def stub_catalog():
 NAMES = ["Jeff", "Keith", "Sally", "Peter", "Fred"]
 
 
+def classic_table(seats, rig, catalog=None, **kw):
+    """A rigged Classic game (Simpleton sides unless ``selection`` says otherwise) on ``catalog``."""
+    kw.setdefault("selection", "simpleton")
+    kw.setdefault("names", NAMES[:seats])
+    return Table(seats, variants="classic", rig=rig, options={"plain_unknown": 1}, catalog=catalog, **kw)
+
+
 def table(rig, seats=5, **kw):
     rig = {"deck": ["Barracks", "Mason", "Library", "Temple"], **rig}
     return Table(
@@ -542,16 +549,7 @@ def test_e24_a_mob_holding_the_sword_goes_to_war_at_its_end_phase_with_a_possibl
         "soldiers": {"1": 6, "0": 1, "2": 1, "3": 1},
         "dice": [1, 2],  # the action roll (1: Recruit), then the player selection
     }
-    t = Table(
-        4,
-        variants="classic",
-        rig=rig,
-        options={"plain_unknown": 1},
-        selection="simpleton",
-        catalog=sword_catalog(),
-        names=NAMES[:4],
-        mobs=[1],
-    )
+    t = classic_table(4, rig, sword_catalog(), mobs=[1])
     rolls = [e for e in t.events if e.TYPE == "DieRolled"]
     assert [r.purpose for r in rolls][:2] == ["action", "player selection"]
     war = t.of("WarDesignated")[0]
@@ -598,16 +596,7 @@ def caltrops_catalog():
 def caltrops_table(mobs=None):
     names = ["Fred", "Jeff", "Sally"]
     rig = {"deck": ["Barracks", "Mason", "Library"], "hands": {"0": ["Temple"]}, "first_player": 0, "items": {"0": ["CALTROPS"]}}
-    return Table(
-        3,
-        variants="classic",
-        rig=rig,
-        options={"plain_unknown": 1},
-        selection="simpleton",
-        catalog=caltrops_catalog(),
-        names=names,
-        mobs=mobs,
-    )
+    return classic_table(3, rig, caltrops_catalog(), names=names, mobs=mobs)
 
 
 def test_e21_the_caltrops_are_used_in_another_players_draw_phase_without_waiting_for_a_turn_to_end():
@@ -629,16 +618,7 @@ def test_e21_the_caltrops_are_used_in_another_players_draw_phase_without_waiting
 def test_e27_a_mob_uses_the_caltrops_automatically_on_the_next_player_with_a_draw_phase():
     names = ["Fred", "Jeff", "Sally"]
     rig = {"deck": ["Barracks", "Mason", "Library"], "hands": {"0": ["Temple"]}, "first_player": 0, "items": {"2": ["CALTROPS"]}}
-    t = Table(
-        3,
-        variants="classic",
-        rig=rig,
-        options={"plain_unknown": 1},
-        selection="simpleton",
-        catalog=caltrops_catalog(),
-        names=names,
-        mobs=[2],
-    )
+    t = classic_table(3, rig, caltrops_catalog(), names=names, mobs=[2])
     # the first Draw Phase to come is Fred's, at once: the mob uses it there (R178), and Fred gains nothing
     stopped = t.of("DrawStopped")
     assert stopped and (stopped[0].seat, stopped[0].by) == (0, 2) and t.unrevealed(0) == ["Temple"]

@@ -207,10 +207,15 @@ def test_random_legal_games_keep_every_invariant(seats, variants, seed):
 @given(seats=st.integers(3, 6), variants=st.sampled_from(VARIANTS), seed=st.integers(0, 10**9))
 def test_every_offered_option_is_accepted_and_nothing_else_is(seats, variants, seed):
     """legal_commands and decide agree: each option is accepted as is; a mangled one is refused."""
-    config = make(seats, variants)
+    check_offered_options(make(seats, variants), seed)
+
+
+def check_offered_options(config: Config, seed: int, moves: int = 60) -> None:
+    """Along a random game: a sample of each prompt's options is accepted as is, and the same command for
+    another seat, unless offered to that seat, is refused as data (never another exception)."""
     state = fold(config, start(config, f"opt-{seed}"))
     rng = random.Random(seed)
-    for _ in range(60):
+    for _ in range(moves):
         if state.status != "active":
             break
         need = waiting(state)[0]
@@ -218,7 +223,7 @@ def test_every_offered_option_is_accepted_and_nothing_else_is(seats, variants, s
         for o in rng.sample(options, min(5, len(options))):
             decide(state, o.command)  # must not raise
         wrong = dict(rng.choice(options).command)
-        wrong["seat"] = (wrong["seat"] + 1) % seats
+        wrong["seat"] = (wrong["seat"] + 1) % config.seats
         offered_to_other = [o.command for p in prompts(state, wrong["seat"]) for o in p.options]
         if wrong not in offered_to_other:
             try:

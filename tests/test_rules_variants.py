@@ -3,25 +3,19 @@ A51; docs/rulings.md "Alliances", "Blasphemy", "Overlord"), and property tests o
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.everaegis.catalog import BUILDINGS
 from domain.everaegis.config import make_config
-from domain.everaegis.decide import decide, start
-from domain.everaegis.evolve import evolve, fold
-from domain.everaegis.flow import waiting
 from domain.everaegis.narration import narrate
-from domain.everaegis.prompts import prompts
 from domain.everaegis.state import GameState
 from domain.everaegis.variants import winners
-from domain.kernel.errors import DomainError, IllegalCommand, MalformedCommand
+from domain.kernel.errors import IllegalCommand, MalformedCommand
 from domain.kernel.events import Event
 from tests.helpers import Table
-from tests.test_properties import MAX_TURNS, check_views, play_checked
+from tests.test_properties import MAX_TURNS, check_offered_options, check_views, play_checked
 
 FOUR_REVEALED = [{"name": n, "revealed": True} for n in ("Temple", "Mason", "Barracks", "Treasury")]
 ALL_CARDS = [n for n in BUILDINGS for _ in range(5)]
@@ -556,24 +550,7 @@ def test_random_games_of_each_variant_conserve_cards_keep_counts_and_end_or_stay
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 10**9))
 def test_every_option_offered_in_these_variants_is_accepted_and_a_mangled_one_refused(case, seed):
     variants, fewest = case
-    config = variant_config(fewest + 1, variants)
-    state = fold(config, start(config, f"opt-{seed}"))
-    rng = random.Random(seed)
-    for _ in range(60):
-        if state.status != "active":
-            break
-        need = waiting(state)[0]
-        options = [o for p in prompts(state, need.seat) for o in p.options]
-        for o in rng.sample(options, min(4, len(options))):
-            decide(state, o.command)
-        wrong = dict(rng.choice(options).command)
-        wrong["seat"] = (wrong["seat"] + 1) % config.seats
-        if wrong not in [o.command for p in prompts(state, wrong["seat"]) for o in p.options]:
-            with pytest.raises(DomainError):
-                decide(state, wrong)
-        chosen = rng.choice([o for p in prompts(state, need.seat) if not p.free for o in p.options])
-        for e in decide(state, chosen.command):
-            state = evolve(state, e)
+    check_offered_options(variant_config(fewest + 1, variants), seed)
 
 
 @pytest.mark.parametrize(("variants", "fewest"), [c for c in CASES if not c[0].startswith("classic")])
