@@ -652,3 +652,36 @@ def test_e19_a_shield_holder_loses_no_soldiers_to_a_bear_or_a_war_but_may_still_
     assert any("war casualties" in e.reason for e in t.of("SoldiersKept"))
     t.play({"type": "give_soldiers", "seat": 3, "to": 2, "amount": 1})  # a gift is no loss (R107)
     assert t.soldiers(3) == 3
+
+
+def test_r9c_a_leaders_alternate_win_condition_is_checked_in_its_players_conquest_phase():
+    """No leader's win condition is printed; a catalog may give one (this one is a TEST STUB)."""
+    data = _raw()
+    gain = {"step": "gain_soldiers", "who": "self", "amount": 1}
+    wizard = next(e for e in data["leaders"] if e["name"] == "Wizard Gregmel")
+    wizard.update(
+        text_known="full",
+        actions={"laboratory": STUB, "library": STUB},
+        effects={
+            "laboratory": {"when": "declared", "steps": [gain]},
+            "library": {"when": "declared", "steps": [gain]},
+            "win": {"when": "conquest", "steps": [{"step": "win_if", "count": "soldiers", "at_least": 13}]},
+        },
+    )
+    catalog = validate(data, against=shipped())
+    rig = {
+        "deck": ["Barracks", "Mason", "Library"],
+        "hands": {"0": ["Temple"]},
+        "first_player": 0,
+        "leaders": {"0": "Wizard Gregmel"},
+    }
+    t = classic_table(3, {**rig, "soldiers": {"0": 11, "1": 20}}, catalog, selection="freeform")
+    t.declare(0, "recruit")
+    assert t.state.winners == [0] and "Wizard Gregmel's win condition" in t.of("GameEnded")[0].reason
+    other = classic_table(3, {**rig, "soldiers": {"0": 5, "1": 20}}, catalog, selection="freeform")
+    other.declare(0, "recruit")
+    assert other.state.status == "active"  # 7 soldiers; and seat 1's 20 count only in seat 1's own Conquest
+    wizard["effects"]["library"]["steps"] = [{"step": "win_if", "count": "soldiers", "at_least": 3}]
+    with pytest.raises(CatalogError) as err:
+        validate(data, against=shipped())
+    assert "win_if is only for it (R9c)" in err.value.message

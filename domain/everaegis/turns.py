@@ -15,6 +15,7 @@ from domain.everaegis.overlord import immune, plays_again
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import GameState
 from domain.everaegis.variants import winners as variant_winners
+from domain.everaegis.wins import alternate_win
 
 
 def next_seat(s: GameState) -> int:
@@ -69,6 +70,9 @@ def phase_step(ctx: Ctx) -> None:
             end_game(ctx, "win", [seat], f"{win} or more unrevealed cards in the Conquest Phase (R9a, R31)")
             return
         if (reason := artificers.wins(s, seat)) is not None:
+            end_game(ctx, "win", [seat], reason)
+            return
+        if (reason := alternate_win(s, seat)) is not None:
             end_game(ctx, "win", [seat], reason)
             return
         if blasphemy_wins(s, seat):  # R171

@@ -15,6 +15,7 @@ Moments (R92, R93, R26, R29):
 - ``while held``: a condition item in constant effect while possessed (only conditions, R102);
 - ``draw``: a reactive consumable, used in another player's Draw Phase before they draw (R104, R118);
 - ``estate revealed``: a leader's ability that acts whenever an estate card is fully revealed;
+- ``conquest``: a leader's alternate win condition, checked in its player's own Conquest Phase (R9c);
 - ``opponent item discarded``: a leader's ability that acts whenever an opponent's item is discarded (the
   step parameter ``"$discarded"`` names that item).
 
@@ -40,12 +41,15 @@ MOMENTS = (
     "reaction",
     "draw",
     "while held",
+    "conquest",
 )
 LEADER_MOMENTS = {
     "laboratory": ("declared",),
     "library": ("declared",),
     "ability": ("opponent item discarded", "estate revealed"),
+    "win": ("conquest",),
 }
+COUNTS = ("soldiers", "unrevealed", "revealed", "items", "item kinds", "sacrifices")
 WHO = ("self", "any player", "an opponent", "each opponent", "all players")
 COUNT = ("count", int, 1, 8)
 AMOUNT = ("amount", int, 1, 20)
@@ -76,6 +80,10 @@ STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
         (("who", ("an opponent",)),),
         "the possessor goes to war, as the attacker, with an opponent they select (R78-R85); not while a war or "
         "another action is under way, nor while a condition forbids wars (R86)",
+    ),
+    "win_if": (
+        (("count", COUNTS), ("at_least", int, 1, 99)),
+        "an alternate win condition (R9c): the player wins if this count of theirs reaches the number",
     ),
     "sanction": (
         (("who", WHO),),
@@ -143,9 +151,12 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
     when = effect.get("when")
     if when not in MOMENTS:
         raise EffectError(f"effect 'when' must be one of {', '.join(MOMENTS)}, not {when!r}")
+    steps_named = [st.get("step") for st in effect.get("steps") or [] if isinstance(st, dict)]
+    if (leader == "win") != ("win_if" in steps_named) or (leader == "win" and set(steps_named) != {"win_if"}):
+        raise EffectError("a leader's win condition is made of win_if steps, and win_if is only for it (R9c)")
     if leader is not None and when not in LEADER_MOMENTS[leader]:
         raise EffectError(f"a leader's {leader} acts when {' or '.join(LEADER_MOMENTS[leader])}, not {when!r}")
-    if leader is None and when in ("declared", "opponent item discarded", "estate revealed"):
+    if leader is None and when in ("declared", "opponent item discarded", "estate revealed", "conquest"):
         raise EffectError(f"'when': {when!r} is for a leader's actions and ability")
     if item and when not in ("begin", "end", "used", "reaction", "draw", "while held"):
         raise EffectError("an item acts: begin, end, used, reaction, draw or while held")
