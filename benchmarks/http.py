@@ -1,5 +1,6 @@
 """The ``http`` suite: commands per second through the whole service (Flask test client, marshmallow,
-decide, the eventsourcing save on SQLite) against a bare ``eventsourcing`` save of the same events.
+decide, the eventsourcing save on SQLite) against a bare ``eventsourcing`` save of the same events, and
+against raw ``sqlite3`` commits of the same bytes (the floor of this stack).
 
 Games are played with every seat a human client choosing random options from its prompts. Only the
 ``POST /commands`` requests are timed. The baseline stores, in a fresh SQLite file, one plain aggregate
@@ -97,6 +98,34 @@ def _bare(path: Path, batches: list[list[list[dict[str, Any]]]]) -> float:
     return timed
 
 
+def _raw(path: Path, batches: list[list[list[dict[str, Any]]]]) -> float:
+    """The floor of this stack: the same event payloads, as JSON bytes, inserted with ``sqlite3`` and
+    committed once per command, in a table like the library's (no aggregate, no mapper, no service)."""
+    import json
+    import sqlite3
+
+    db = sqlite3.connect(str(path), isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute(
+        "CREATE TABLE events (originator TEXT, version INTEGER, topic TEXT, state BLOB, PRIMARY KEY (originator, version))"
+    )
+    timed = 0.0
+    for g, game in enumerate(batches):
+        version = 0
+        for batch in game:
+            rows = []
+            for payload in batch:
+                version += 1
+                rows.append((f"game-{g}", version, "Bare.Happened", json.dumps(payload, sort_keys=True).encode()))
+            t0 = time.perf_counter()
+            db.execute("BEGIN")
+            db.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", rows)
+            db.execute("COMMIT")
+            timed += time.perf_counter() - t0
+    db.close()
+    return timed
+
+
 def http(games: int = 10, seats: int = 4) -> dict[str, Any]:
     from api import create_app
     from service.settings import load
@@ -110,6 +139,7 @@ def http(games: int = 10, seats: int = 4) -> dict[str, Any]:
             app.extensions["aegis.worker"].stop()
             app.extensions["aegis"].close()
         t_bare = _bare(Path(tmp) / "bare.sqlite", batches)
+        t_raw = _raw(Path(tmp) / "raw.sqlite", batches)
     stored = sum(len(b) for game in batches for b in game)
     return {
         "suite": "http",
@@ -120,6 +150,9 @@ def http(games: int = 10, seats: int = 4) -> dict[str, Any]:
         "http_commands_per_s": commands / t_http,
         "bare_save_commands_per_s": commands / t_bare,
         "ratio_http_to_bare": t_http / t_bare,
+        "raw_sqlite3_commands_per_s": commands / t_raw,
+        "ratio_bare_to_raw": t_bare / t_raw,
+        "ratio_http_to_raw": t_http / t_raw,
     }
 
 
@@ -129,4 +162,6 @@ def print_http(result: dict[str, Any]) -> None:
     print(f"  {r['games']} games x {r['seats']} seats: {r['commands']} commands, {r['stored_events']} stored events")
     print(f"  service over HTTP : {result['http_commands_per_s']:>8.0f} commands/s")
     print(f"  bare save         : {result['bare_save_commands_per_s']:>8.0f} commands/s")
+    print(f"  raw sqlite3 commit: {result['raw_sqlite3_commands_per_s']:>8.0f} commands/s (the floor of this stack)")
     print(f"  the service costs {result['ratio_http_to_bare']:.1f}x a bare save of the same events")
+    print(f"  a bare save costs {result['ratio_bare_to_raw']:.1f}x raw sqlite3 commits of the same bytes")
