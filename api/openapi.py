@@ -171,7 +171,10 @@ PATHS: dict[str, dict[str, Any]] = {
         "get": {
             "summary": "The step-through viewer (a web page): ?step=N&as=<seat|spectator|omniscient>, #token=<seat token>",
             "parameters": [GAME_ID],
-            "responses": {"200": {"description": "the page", "content": {"text/html": {"schema": {"type": "string"}}}}},
+            "responses": {
+                "200": {"description": "the page", "content": {"text/html": {"schema": {"type": "string"}}}},
+                **_problems(404),
+            },
         }
     },
     "/api/players/{name}/stats": {

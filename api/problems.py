@@ -49,7 +49,11 @@ def install(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:
         status = err.code or 500
-        return problem(status, err.name, err.description or err.name, "http-" + str(status))
+        response = problem(status, err.name, err.description or err.name, "http-" + str(status))
+        for name, value in err.get_headers():  # e.g. 405's Allow (RFC 9110), kept with the problem body
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(Exception)
     def _unexpected(err: Exception) -> Response:  # pragma: no cover - a bug; logged with its traceback
