@@ -20,15 +20,12 @@ def usable(s: GameState, seat: int) -> list[str]:
         return []
     if s.effects or s.players[seat].eliminated:
         return []
-    out = []
-    for item in sorted(set(s.items_of(seat))):
-        entry = s.item_entry(item)
-        if entry is None or entry.get("class") != "consumable" or (entry.get("effect") or {}).get("when") != "used":
-            continue
-        old = s.held.get(item, {}).get(seat, 0) - s.fresh.get(item, {}).get(seat, 0)
-        if old > 0:  # R103: not on the turn it was received
-            out.append(item)
-    return out
+    return [
+        item
+        for item in s.items_acting(seat, "used", "consumable")
+        # R103: not on the turn it was received
+        if s.held.get(item, {}).get(seat, 0) - s.fresh.get(item, {}).get(seat, 0) > 0
+    ]
 
 
 def options(s: GameState, seat: int) -> list[Option]:

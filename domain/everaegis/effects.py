@@ -59,10 +59,10 @@ def at_phase(ctx: Ctx, seat: int, moment: str) -> None:
         entry = s.estate(card.name)
         if entry is not None and entry.get("effect") and entry["effect"]["when"] == moment:
             _queue(ctx, seat, card.name, card.id, entry["effect"], f"{moment} phase (R93)")
-    for item in s.items_of(seat):
-        entry = s.item_entry(item)
-        if entry is not None and entry.get("effect") and entry["effect"]["when"] == moment:
-            _queue(ctx, seat, item, "", entry["effect"], f"{moment} phase (R102)")
+    acting = s.items_acting(seat, moment)
+    for item in s.items_of(seat):  # each piece acts
+        if item in acting:
+            _queue(ctx, seat, item, "", (s.item_entry(item) or {})["effect"], f"{moment} phase (R102)")
 
 
 # ----- the running effect -----
@@ -78,12 +78,17 @@ def _players(s: GameState, p: Pending, who: str) -> list[int]:
     return s.in_turn_order(remaining)  # any player, all players
 
 
+def _targets(s: GameState, p: Pending, who: str) -> list[int]:
+    """The players a step may be about: a standing guard keeps a player out, never the possessor (R66)."""
+    return [t for t in _players(s, p, who) if t not in p.guarded or t == p.owner]
+
+
 def _start_work(s: GameState, p: Pending, step: dict[str, Any]) -> dict[str, Any] | None:
     """The progress a step starts with, or None if the possessor must first pick the player."""
     left = step.get("count", step.get("amount", 1))
     if "who" not in step:
         return {"targets": [], "left": left}
-    targets = [t for t in _players(s, p, step["who"]) if t not in p.guarded or t == p.owner]  # R66
+    targets = _targets(s, p, step["who"])
     if step["who"] in PICK_ONE and len(targets) > 1:
         return None
     return {"targets": targets[:1] if step["who"] in PICK_ONE else targets, "left": left}
@@ -99,10 +104,6 @@ def _next_target(ctx: Ctx, p: Pending, step: dict[str, Any], work: dict[str, Any
         _progress(ctx, p, p.index, {"targets": rest, "left": step.get("count", step.get("amount", 1))})
     else:
         _progress(ctx, p, p.index + 1, None)
-
-
-def _cards_of(s: GameState, seat: int, step: str) -> list[Card]:
-    return s.players[seat].unrevealed
 
 
 def _revealed_in_play(s: GameState) -> list[tuple[int, Card]]:
@@ -125,7 +126,7 @@ def decision(s: GameState) -> Decision | None:
     step = p.steps[p.index]
     name = step["step"]
     if name == "choose":
-        opts = tuple((describe_steps(option, names), i) for i, option in enumerate(step["options"]))
+        opts = tuple((describe_steps(option), i) for i, option in enumerate(step["options"]))
         if step["may"]:
             opts += (("Do none of these", "none"),)
         return Decision(p.owner, opts, f"{p.source}: choose one")
@@ -152,7 +153,7 @@ def decision(s: GameState) -> Decision | None:
     if p.work is None:
         if _start_work(s, p, step) is not None:
             return None
-        targets = [t for t in _players(s, p, step["who"]) if t not in p.guarded or t == p.owner]
+        targets = _targets(s, p, step["who"])
         if name == "give_item" and len(step["items"]) == 1:
             opts = tuple((f"Give {names[t]} the {step['items'][0]}", t) for t in targets)
         else:
@@ -163,7 +164,7 @@ def decision(s: GameState) -> Decision | None:
         if not work["targets"] or work["left"] <= 0:
             return None
         seat = work["targets"][0]
-        cards = _cards_of(s, seat, name)
+        cards = s.players[seat].unrevealed
         if len(cards) <= 1:
             return None
         verb = "reveal" if name == "reveal" else "discard"
@@ -249,7 +250,7 @@ def effect_step(ctx: Ctx) -> bool:
         if not work["targets"]:
             _progress(ctx, p, p.index + 1, None)
             return True
-        cards = _cards_of(s, work["targets"][0], name)
+        cards = s.players[work["targets"][0]].unrevealed
         if work["left"] <= 0 or not cards:
             _next_target(ctx, p, step, work)
         else:
@@ -519,7 +520,7 @@ def _mentions_discarded(steps: list[dict[str, Any]]) -> bool:
     return any("$discarded" in step.get("items", []) for step in steps)
 
 
-def describe_steps(steps: list[dict[str, Any]], names: list[str]) -> str:
+def describe_steps(steps: list[dict[str, Any]]) -> str:
     return "; ".join(describe(step) for step in steps)
 
 
@@ -539,11 +540,17 @@ def leader_source(s: GameState, seat: int, action: str) -> str:
     return f"{s.players[seat].leader}'s {action.title()}"
 
 
-def run_dry(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> GameState | None:
-    """The state after the effect runs with ``choices`` (None if it would wait for more choices)."""
+def _trial(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> Ctx:
+    """A copy of the game with only this effect queued, to run with the given choices."""
     ctx = Ctx(s.clone())
     ctx.state.effects = []
     ctx.emit(ev.EffectQueued(id=ctx.state.effects_queued + 1, source=source, owner=owner, steps=steps, plan=list(choices)))
+    return ctx
+
+
+def run_dry(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> GameState | None:
+    """The state after the effect runs with ``choices`` (None if it would wait for more choices)."""
+    ctx = _trial(s, owner, source, steps, choices)
     for _ in range(1000):
         if not ctx.state.effects or ctx.state.effects[0].source != source:
             return ctx.state
@@ -563,9 +570,7 @@ def plans(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], li
         """``labels``: each choice's words, and whether what follows says it better (then left out)."""
         if len(out) >= limit:
             return
-        ctx = Ctx(s.clone())
-        ctx.state.effects = []
-        ctx.emit(ev.EffectQueued(id=ctx.state.effects_queued + 1, source=source, owner=owner, steps=steps, plan=list(choices)))
+        ctx = _trial(s, owner, source, steps, choices)
         for _ in range(1000):
             st = ctx.state
             if not st.effects or st.effects[0].source != source or st.draw_queue:

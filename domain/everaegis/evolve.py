@@ -926,16 +926,7 @@ def _draw_stopped(s: GameState, e: ev.DrawStopped) -> None:
 
 def draw_reactors(s: GameState, drawer: int) -> list[int]:
     """Remaining players other than the drawer holding a reactive item used in a Draw Phase (R104, R118)."""
-    out = []
-    for seat in s.in_turn_order(s.remaining()):
-        if seat == drawer:
-            continue
-        for item in set(s.items_of(seat)):
-            entry = s.item_entry(item)
-            if entry and (entry.get("effect") or {}).get("when") == "draw":
-                out.append(seat)
-                break
-    return out
+    return [seat for seat in s.in_turn_order(s.remaining()) if seat != drawer and s.items_acting(seat, "draw")]
 
 
 @_on(ev.SoldiersKept)

@@ -199,8 +199,6 @@ def waiting(s: GameState) -> list[Need]:
         return []
     if s.window is not None:
         return [Need(seat, "react") for seat in s.window.waiting_for]
-    if s.variant.offer is not None:  # Blasphemy: a war's winner may take a token (R90, R171)
-        return [Need(s.variant.offer[0], "spoils")]
     if act.stage != "execute":
         return []
     if act.action == "barracks" and act.queue:
@@ -215,6 +213,7 @@ def waiting(s: GameState) -> list[Need]:
 
 
 def _war_needs(s: GameState, act: Act) -> list[Need]:
+    """A war's decisions, whether the turn's action or an effect's: the spoils, then the loser's reveals."""
     if s.variant.offer is not None:  # Blasphemy: a war's winner may take a token (R90, R171)
         return [Need(s.variant.offer[0], "spoils")]
     if act.war is not None and act.war.stage == "reveal" and len(reveal_choices(s)) > 1:

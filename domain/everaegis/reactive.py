@@ -17,12 +17,7 @@ from domain.kernel.prompts import Option
 
 def reactions(s: GameState, seat: int) -> list[str]:
     """The reactive kinds ``seat`` holds whose text the engine plays."""
-    out = []
-    for item in sorted(set(s.items_of(seat))):
-        entry = s.item_entry(item)
-        if entry and entry.get("class") == "reactive consumable" and (entry.get("effect") or {}).get("when") == "reaction":
-            out.append(item)
-    return out
+    return s.items_acting(seat, "reaction", "reactive consumable")
 
 
 def users(s: GameState, act: Act) -> list[int]:
@@ -47,12 +42,7 @@ def thwart_step(ctx: Ctx) -> bool:
 
 
 def draw_items(s: GameState, seat: int) -> list[str]:
-    out = []
-    for item in sorted(set(s.items_of(seat))):
-        entry = s.item_entry(item)
-        if entry and (entry.get("effect") or {}).get("when") == "draw":
-            out.append(item)
-    return out
+    return s.items_acting(seat, "draw")
 
 
 def draw_options(s: GameState, seat: int) -> list[Option]:

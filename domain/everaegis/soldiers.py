@@ -23,10 +23,9 @@ def change_soldiers(ctx: Ctx, seat: int, delta: int, reason: str, *, loss: bool 
 
 def protector(s: GameState, seat: int) -> str | None:
     """The item, if any, by which ``seat`` keeps their soldiers (a ``while held`` condition ``keep_soldiers``)."""
-    for item in sorted(set(s.items_of(seat))):
-        entry = s.item_entry(item)
-        effect = (entry or {}).get("effect") or {}
-        if effect.get("when") == "while held" and any(step["step"] == "keep_soldiers" for step in effect["steps"]):
+    for item in s.items_acting(seat, "while held"):
+        effect = (s.item_entry(item) or {})["effect"]
+        if any(step["step"] == "keep_soldiers" for step in effect["steps"]):
             return item
     return None
 

@@ -461,6 +461,15 @@ class GameState:
         """The Classic items ``seat`` holds, a name per piece."""
         return [name for name, by in sorted(self.held.items()) for _ in range(by.get(seat, 0))]
 
+    def items_acting(self, seat: int, when: str, item_class: str | None = None) -> list[str]:
+        """The kinds of Classic items ``seat`` holds whose effect acts ``when`` (and of ``item_class``)."""
+        out = []
+        for name in sorted({name for name, by in self.held.items() if by.get(seat)}):
+            entry = self.item_entry(name)
+            if entry and (entry.get("effect") or {}).get("when") == when and item_class in (None, entry.get("class")):
+                out.append(name)
+        return out
+
     def seat_led_by(self, leader: str) -> int | None:
         for p in self.players:
             if p.leader == leader:
