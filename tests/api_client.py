@@ -57,6 +57,14 @@ class Api:
                 self.seat(created["id"], bot=who)
         return created["id"], created["host_token"], tokens
 
+    def people(self, names: list[str], **spec: Any) -> tuple[str, dict[str, str]]:
+        """A started game of people seated in ``names`` order. Returns (game id, {name: seat token})."""
+        created = self.create(seats=len(names), **spec)
+        gid = created["id"]
+        tokens = {name: self.seat(gid, name=name)["token"] for name in names}
+        self.start(gid, created["host_token"])
+        return gid, tokens
+
     def play_humans(self, gid: str, tokens: dict[int, str], rng: random.Random, max_moves: int = 3000, check: Any = None) -> int:
         """Every human posts a random option of its open prompt until the game ends. Returns the moves made."""
         moves = 0

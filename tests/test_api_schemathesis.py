@@ -30,4 +30,7 @@ CHECKS = [
 @schema.parametrize()
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_documented_route_answers_as_documented(case):
-    case.call_and_validate(checks=CHECKS)
+    response = case.call_and_validate(checks=CHECKS)
+    assert response.status_code < 500
+    if response.status_code >= 400:  # every refusal is an RFC 7807 problem
+        assert response.headers["content-type"][0].startswith("application/problem+json"), response.headers

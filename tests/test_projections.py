@@ -62,12 +62,9 @@ def test_a_host_token_or_a_wrong_token_is_still_refused_on_projected_reads(sqlit
 def test_player_statistics_count_bluffs_calls_catches_and_wins(sqlite_app):
     """Ann claims Treasury without one and Bob calls: Ann made a bluff and was caught, Bob made a call."""
     api = Api(sqlite_app.test_client())
-    created = api.create(seats=3, reaction_seconds=0, setup={"deck": ["Mason"], "hands": {"0": ["Library"]}, "first_player": 0})
-    gid = created["id"]
-    ann = api.seat(gid, name="Ann")["token"]
-    bob = api.seat(gid, name="Bob")["token"]
-    cid = api.seat(gid, name="Cid")["token"]
-    api.start(gid, created["host_token"])
+    setup = {"deck": ["Mason"], "hands": {"0": ["Library"]}, "first_player": 0}
+    gid, t = api.people(["Ann", "Bob", "Cid"], reaction_seconds=0, setup=setup)
+    ann, bob, cid = t["Ann"], t["Bob"], t["Cid"]
     api.post(gid, ann, {"type": "declare", "action": "treasury"})
     window = api.view(gid, bob)["table"]["window"]["id"]
     assert api.post(gid, bob, {"type": "react", "window": window, "answer": "call"}).status_code == 200

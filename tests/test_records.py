@@ -119,12 +119,8 @@ def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
     the End Phase began."""
     api = Api(sqlite_app.test_client())
     setup = {"deck": ["Mason"], "hands": {"0": ["Laboratory"]}, "first_player": 0}
-    created = api.create(seats=3, reaction_seconds=0.3, setup=setup)
-    gid = created["id"]
-    fred = api.seat(gid, name="Fred")["token"]
-    sally = api.seat(gid, name="Sally")["token"]
-    api.seat(gid, name="Jeff")
-    api.start(gid, created["host_token"])
+    gid, t = api.people(["Fred", "Sally", "Jeff"], reaction_seconds=0.3, setup=setup)
+    fred, sally = t["Fred"], t["Sally"]
     declared = api.post(gid, fred, {"type": "declare", "action": "treasury"}).get_json()["events"][0]
     window = api.view(gid, sally)["table"]["window"]["id"]
     api.post(gid, sally, {"type": "react", "window": window, "answer": "pass"})

@@ -54,12 +54,8 @@ def test_the_book_s_correct_call_reads_in_plain_words(sqlite_app):
     """E12 as a story: Fred bluffs the Treasury, Sally calls, Fred shows a Laboratory."""
     api = Api(sqlite_app.test_client())
     setup = {"deck": ["Mason"], "hands": {"0": ["Laboratory"]}, "first_player": 0}
-    created = api.create(seats=3, reaction_seconds=0, setup=setup)
-    gid = created["id"]
-    fred = api.seat(gid, name="Fred")["token"]
-    sally = api.seat(gid, name="Sally")["token"]
-    jeff = api.seat(gid, name="Jeff")["token"]
-    api.start(gid, created["host_token"])
+    gid, t = api.people(["Fred", "Sally", "Jeff"], reaction_seconds=0, setup=setup)
+    fred, sally, jeff = t["Fred"], t["Sally"], t["Jeff"]
     api.post(gid, fred, {"type": "declare", "action": "treasury"})
     window = api.view(gid, sally)["table"]["window"]["id"]
     api.post(gid, sally, {"type": "react", "window": window, "answer": "call"})
@@ -125,12 +121,9 @@ def test_an_undo_over_the_api_and_the_undone_span_in_the_timeline(sqlite_app):
     import time
 
     api = Api(sqlite_app.test_client())
-    created = api.create(seats=3, reaction_seconds=0.3, setup={"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
-    gid = created["id"]
-    fred = api.seat(gid, name="Fred")["token"]
-    sally = api.seat(gid, name="Sally")["token"]
-    jeff = api.seat(gid, name="Jeff")["token"]
-    api.start(gid, created["host_token"])
+    setup = {"deck": ["Mason"], "hands": {"0": ["Laboratory"]}}
+    gid, t = api.people(["Fred", "Sally", "Jeff"], reaction_seconds=0.3, setup=setup)
+    fred, sally, jeff = t["Fred"], t["Sally"], t["Jeff"]
     api.post(gid, fred, {"type": "declare", "action": "treasury"})
     window = api.view(gid, sally)["table"]["window"]["id"]
     api.post(gid, sally, {"type": "react", "window": window, "answer": "pass"})
