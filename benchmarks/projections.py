@@ -19,7 +19,6 @@ import json
 import os
 import random
 import secrets
-import socket
 import subprocess
 import sys
 import threading
@@ -28,18 +27,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from benchmarks.harness import free_port
+from benchmarks.loadgen import percentile
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
 def projections(events_wanted: int = 1000) -> dict[str, Any]:
@@ -80,7 +71,7 @@ def projections(events_wanted: int = 1000) -> dict[str, Any]:
         **env,
         "PYTHONPATH": str(ROOT),
     }
-    port = _free_port()
+    port = free_port()
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "cli.main", "project"], env=child_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -154,11 +145,15 @@ def projections(events_wanted: int = 1000) -> dict[str, Any]:
             "suite": "projections",
             "games": games,
             "events": len(saved),
-            "redis_view_lag_ms": {"n": len(view_lags), "p50": _pct(view_lags, 50) * 1000, "p99": _pct(view_lags, 99) * 1000},
+            "redis_view_lag_ms": {
+                "n": len(view_lags),
+                "p50": percentile(view_lags, 50) * 1000,
+                "p99": percentile(view_lags, 99) * 1000,
+            },
             "sse_other_process_lag_ms": {
                 "n": len(stream_lags),
-                "p50": _pct(stream_lags, 50) * 1000,
-                "p99": _pct(stream_lags, 99) * 1000,
+                "p50": percentile(stream_lags, 50) * 1000,
+                "p99": percentile(stream_lags, 99) * 1000,
             },
             "rebuild_events_per_s": rebuilt["events_per_s"],
             "read_only_events_per_s": floor["events_per_s"],

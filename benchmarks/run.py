@@ -6,10 +6,13 @@ engine: commands per second through ``decide`` + ``evolve`` in-process, replayin
 from bot games (so the bots' own thinking is not timed), against ``evolve`` alone over the same
 events (the floor: applying what was decided).
 
-http: commands per second through the REST API on SQLite, against a bare eventsourcing save of the
-same events (see ``benchmarks/http.py``).
+store: commands per second through the REST API on SQLite and on PostgreSQL, against a bare
+eventsourcing save of the same events and raw sqlite3 commits of the same bytes (``benchmarks/store.py``).
 
-seek: random steps of a finished game of 5,000+ events with checkpoints, against refolding.
+load: at least 200 concurrent games played by bots over real HTTP against gunicorn with several workers:
+throughput, latency p50/p99/max, errors, against a lone health check (``benchmarks/load.py``).
+
+seek (the replay suite): random steps of a finished game of 5,000+ events with checkpoints, against refolding.
 
 projections: lag from save to the Redis view and to an SSE stream of another process, p50/p99, and
 rebuild speed against reading alone (see ``benchmarks/projections.py``; needs PostgreSQL and Redis).
@@ -29,16 +32,31 @@ from domain.everaegis.decide import decide, start
 from domain.everaegis.evolve import apply, fold
 from domain.simulation import play_game
 
-RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def _proc_field(path: str, name: str) -> str | None:
+    try:
+        for line in Path(path).read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == name:
+                return value.strip()
+    except OSError:
+        return None
+    return None
 
 
 def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    memory = _proc_field("/proc/meminfo", "MemTotal")
     return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "machine": platform.machine(),
-        "system": platform.system(),
+        "cpu": _proc_field("/proc/cpuinfo", "model name") or platform.processor() or "unknown",
         "cpus": os.cpu_count(),
+        "memory_gib": round(int(memory.split()[0]) / 2**20, 1) if memory else None,
+        "system": f"{platform.system()} {platform.release()}",
+        "machine": platform.machine(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
     }
 
 
@@ -92,33 +110,58 @@ def print_engine(result: dict[str, Any]) -> None:
         )
 
 
-SUITES = ("engine", "http", "projections", "seek")
+SUITES = ("engine", "store", "load", "projections", "seek")
+DEFAULT_SIZE = {"engine": 40, "store": 10, "load": 200, "projections": 1000, "seek": 1}
+SIZE_MEANS = "games (engine 40, store 10, load 200 concurrent), events for projections (1000); seek ignores it"
 
 
-def main(suite: str = "engine", games: int = 40) -> int:
-    if suite not in SUITES:
-        print(f"unknown suite {suite}; suites: {', '.join(SUITES)}")
-        return 2
-    RESULTS.mkdir(parents=True, exist_ok=True)
+def run_suite(suite: str, size: int, stamp: str) -> dict[str, Any]:
+    """Run one suite, print its table and write its JSON (and the load suite's plot) to ``RESULTS``."""
+    t0 = time.perf_counter()
+    print(f"== {suite} ==", flush=True)
     if suite == "engine":
-        result = engine(games)
-        print_engine(result)
-    elif suite == "http":
-        from benchmarks.http import http, print_http
+        result = engine(size)
+        printer: Any = print_engine
+    elif suite == "store":
+        from benchmarks.store import print_store, store
 
-        result = {**http(games), "machine": machine()}
-        print_http(result)
+        result, printer = store(size), print_store
+    elif suite == "load":
+        from benchmarks.load import load, print_load
+
+        result, printer = load(size, plot=RESULTS / f"load-{stamp}.png"), print_load
     elif suite == "seek":
         from benchmarks.seek import print_seek, seek
 
-        result = {**seek(), "machine": machine()}
-        print_seek(result)
+        result, printer = seek(), print_seek
     else:
         from benchmarks.projections import print_projections, projections
 
-        result = {**projections(max(games, 1000)), "machine": machine()}
-        print_projections(result)
-    path = RESULTS / f"{suite}-{time.strftime('%Y%m%dT%H%M%S')}.json"
+        result, printer = projections(size), print_projections
+    result = {**result, "machine": machine(), "seconds": time.perf_counter() - t0, "at": stamp}
+    printer(result)
+    path = RESULTS / f"{suite}-{stamp}.json"
     path.write_text(json.dumps(result, indent=2))
-    print(f"written {path}")
+    print(f"written {path} ({result['seconds']:.0f} s)", flush=True)
+    return result
+
+
+def main(suite: str = "all", size: int | None = None, docs: Path | None = None) -> int:
+    """``aegis bench [suite]``: one suite, or every suite then ``docs/performance.md`` from their results."""
+    if suite != "all" and suite not in SUITES:
+        print(f"unknown suite {suite}; suites: all, {', '.join(SUITES)}")
+        return 2
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    t0 = time.perf_counter()
+    results = {}
+    for name in SUITES if suite == "all" else (suite,):
+        results[name] = run_suite(name, size if size is not None else DEFAULT_SIZE[name], stamp)
+    if suite == "all":
+        print(f"every suite ran in {time.perf_counter() - t0:.0f} s", flush=True)
+    if docs is not None:
+        from benchmarks.report import write_report
+
+        written = write_report(results, docs)
+        print(f"written {', '.join(str(p) for p in written)}")
     return 0

@@ -7,6 +7,7 @@ import random
 import time
 from typing import Any
 
+from benchmarks.loadgen import percentile
 from domain.everaegis.config import make_config
 from domain.everaegis.ruleset import RULESET
 from domain.simulation import play_game
@@ -21,11 +22,6 @@ def _long_game() -> tuple[Any, Any]:
         if game.finished and len(game.events) >= MIN_EVENTS:
             return game, make_config(seats=10, variants="simpleton+long", reaction_seconds=0)
     raise RuntimeError(f"no finished game of {MIN_EVENTS} events in 200 seeds")
-
-
-def _pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
 def seek(seeks: int = 200) -> dict[str, Any]:
@@ -50,11 +46,11 @@ def seek(seeks: int = 200) -> dict[str, Any]:
         "seed": game.seed,
         "seeks": seeks,
         "build_ms": built * ms,
-        "checkpoint_p50_ms": _pct(with_checkpoints, 50) * ms,
-        "checkpoint_p99_ms": _pct(with_checkpoints, 99) * ms,
-        "refold_p50_ms": _pct(refolds, 50) * ms,
-        "refold_p99_ms": _pct(refolds, 99) * ms,
-        "speedup_p50": _pct(refolds, 50) / _pct(with_checkpoints, 50),
+        "checkpoint_p50_ms": percentile(with_checkpoints, 50) * ms,
+        "checkpoint_p99_ms": percentile(with_checkpoints, 99) * ms,
+        "refold_p50_ms": percentile(refolds, 50) * ms,
+        "refold_p99_ms": percentile(refolds, 99) * ms,
+        "speedup_p50": percentile(refolds, 50) / percentile(with_checkpoints, 50),
     }
 
 

@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from benchmarks.run import SIZE_MEANS, SUITES
 from cli import catalog, game_options, play, project, records, serve
 from domain.bots import BOTS
 from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
@@ -70,13 +71,13 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    from benchmarks.run import ROOT
     from benchmarks.run import main as bench_main
 
-    games = args.games if args.games is not None else {"engine": 40, "http": 10, "projections": 1000, "seek": 1}[args.suite]
-    if games < 1:
+    if args.games is not None and args.games < 1:
         print("aegis bench: --games must be at least 1", file=sys.stderr)
         return 2
-    return bench_main(args.suite, games=games)
+    return bench_main(args.suite, args.games, docs=ROOT / "docs" if args.docs else None)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -139,17 +140,24 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
 
     bench = sub.add_parser(
-        "bench", help="run benchmarks (never part of the tests)", description="Run a benchmark suite and print its table."
+        "bench",
+        help="run benchmarks (never part of the tests)",
+        description="Run every benchmark suite (the default), or one, and print its table. Each writes JSON with the "
+        "machine's description to benchmarks/results/; --docs also writes docs/performance.md and its plot. The store, "
+        "load and projections suites use the PostgreSQL at 127.0.0.1:5432 (database test) and projections the Redis at "
+        "127.0.0.1:6379; every suite on a 2-core machine takes about 5 minutes.",
     )
     bench.add_argument(
         "suite",
         nargs="?",
-        default="engine",
-        choices=["engine", "http", "projections", "seek"],
-        help="engine (decide+evolve), http (the API on SQLite), projections (lag and rebuild; PostgreSQL and Redis) "
-        "or seek (replay steps of a long game)",
+        default="all",
+        choices=["all", *SUITES],
+        help="all (default); engine (decide+evolve); store (the API on SQLite and PostgreSQL against bare saves); "
+        "load (200 concurrent games over HTTP against gunicorn); projections (lag and rebuild; PostgreSQL and Redis); "
+        "seek (replay steps of a long game)",
     )
-    bench.add_argument("--games", type=int, default=None, help="games (engine 40, http 10), or events for projections (1000)")
+    bench.add_argument("--games", type=int, default=None, help=SIZE_MEANS)
+    bench.add_argument("--docs", action="store_true", help="also write docs/performance.md and docs/load-latency.png")
     bench.set_defaults(run=_bench)
     return parser
 

@@ -1,9 +1,10 @@
-"""The ``http`` suite: commands per second through the whole service (Flask test client, marshmallow,
-decide, the eventsourcing save on SQLite) against a bare ``eventsourcing`` save of the same events, and
-against raw ``sqlite3`` commits of the same bytes (the floor of this stack).
+"""The ``store`` suite: commands per second through the whole service (Flask test client, marshmallow,
+decide, the eventsourcing save) on SQLite and on PostgreSQL, each against a bare ``eventsourcing`` save of
+the same events on the same store, and against raw ``sqlite3`` commits of the same bytes (the floor of
+this stack).
 
 Games are played with every seat a human client choosing random options from its prompts. Only the
-``POST /commands`` requests are timed. The baseline stores, in a fresh SQLite file, one plain aggregate
+``POST /commands`` requests are timed. The baseline stores, in a fresh SQLite file or PostgreSQL schema, one plain aggregate
 per game and saves the same stored events (same payloads, same batches: one save per command) with
 no service around them. Both run in the same process, in the same run, so their ratio is what the
 service layer costs.
@@ -18,8 +19,11 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
+
+from benchmarks.harness import postgres_schema
 
 
 class Bare(Aggregate):
@@ -82,8 +86,8 @@ def _play(app: Any, games: int, seats: int, seed: int) -> tuple[float, int, list
     return timed, commands, batches
 
 
-def _bare(path: Path, batches: list[list[list[dict[str, Any]]]]) -> float:
-    app = BareApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
+def _bare(env: dict[str, str], batches: list[list[list[dict[str, Any]]]]) -> float:
+    app = BareApp(env=env)
     timed = 0.0
     for game in batches:
         aggregate = Bare()
@@ -126,42 +130,72 @@ def _raw(path: Path, batches: list[list[list[dict[str, Any]]]]) -> float:
     return timed
 
 
-def http(games: int = 10, seats: int = 4) -> dict[str, Any]:
+def _service(env: dict[str, str], games: int, seats: int) -> tuple[float, int, list[list[list[dict[str, Any]]]]]:
     from api import create_app
     from service.settings import load
 
+    app = create_app(load(env))
+    try:
+        return _play(app, games, seats, seed=1)
+    finally:
+        app.extensions["aegis.deadlines"].stop()
+        app.extensions["aegis.worker"].stop()
+        app.extensions["aegis"].close()
+
+
+def _row(store: str, commands: int, t_service: float, t_bare: float) -> dict[str, Any]:
+    return {
+        "store": store,
+        "service_commands_per_s": commands / t_service,
+        "bare_save_commands_per_s": commands / t_bare,
+        "ratio_service_to_bare": t_service / t_bare,
+    }
+
+
+def store(games: int = 10, seats: int = 4) -> dict[str, Any]:
+    """The same games (same seeds, same choices) through the service on SQLite and on PostgreSQL."""
+    rows = []
+    skipped = None
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(load({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{tmp}/aegis.sqlite"}))
-        try:
-            t_http, commands, batches = _play(app, games, seats, seed=1)
-        finally:
-            app.extensions["aegis.deadlines"].stop()
-            app.extensions["aegis.worker"].stop()
-            app.extensions["aegis"].close()
-        t_bare = _bare(Path(tmp) / "bare.sqlite", batches)
+        sqlite = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{tmp}/aegis.sqlite"}
+        t_service, commands, batches = _service(sqlite, games, seats)
+        t_bare = _bare({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{tmp}/bare.sqlite"}, batches)
         t_raw = _raw(Path(tmp) / "raw.sqlite", batches)
+        rows.append(_row("sqlite", commands, t_service, t_bare))
+        try:
+            with postgres_schema("aegis_bench_") as pg:
+                t_pg, pg_commands, pg_batches = _service(pg, games, seats)
+                rows.append(_row("postgres", pg_commands, t_pg, _bare(pg, pg_batches)))
+        except psycopg.OperationalError as err:  # no PostgreSQL here: say why the row is missing
+            skipped = f"PostgreSQL: {type(err).__name__}: {err}"
     stored = sum(len(b) for game in batches for b in game)
     return {
-        "suite": "http",
+        "suite": "store",
         "games": games,
         "seats": seats,
         "commands": commands,
         "stored_events": stored,
-        "http_commands_per_s": commands / t_http,
-        "bare_save_commands_per_s": commands / t_bare,
-        "ratio_http_to_bare": t_http / t_bare,
+        "rows": rows,
+        "skipped": skipped,
         "raw_sqlite3_commands_per_s": commands / t_raw,
-        "ratio_bare_to_raw": t_bare / t_raw,
-        "ratio_http_to_raw": t_http / t_raw,
+        "ratio_bare_sqlite_to_raw": t_bare / t_raw,
+        "ratio_service_sqlite_to_raw": t_service / t_raw,
     }
 
 
-def print_http(result: dict[str, Any]) -> None:
-    print("http: POST /commands through the service on SQLite, against a bare eventsourcing save of the same events")
-    r = result
+def print_store(r: dict[str, Any]) -> None:
+    print("store: POST /commands through the service (Flask, marshmallow, decide, save), against a bare eventsourcing")
+    print("       save of the same events on the same store, and raw sqlite3 commits of the same bytes")
     print(f"  {r['games']} games x {r['seats']} seats: {r['commands']} commands, {r['stored_events']} stored events")
-    print(f"  service over HTTP : {result['http_commands_per_s']:>8.0f} commands/s")
-    print(f"  bare save         : {result['bare_save_commands_per_s']:>8.0f} commands/s")
-    print(f"  raw sqlite3 commit: {result['raw_sqlite3_commands_per_s']:>8.0f} commands/s (the floor of this stack)")
-    print(f"  the service costs {result['ratio_http_to_bare']:.1f}x a bare save of the same events")
-    print(f"  a bare save costs {result['ratio_bare_to_raw']:.1f}x raw sqlite3 commits of the same bytes")
+    print(f"  {'store':9} {'service cmd/s':>14} {'bare save cmd/s':>16} {'service costs':>14}")
+    for row in r["rows"]:
+        print(
+            f"  {row['store']:9} {row['service_commands_per_s']:>14.0f} {row['bare_save_commands_per_s']:>16.0f}"
+            f" {row['ratio_service_to_bare']:>11.1f}x bare"
+        )
+    if r["skipped"]:
+        print(f"  not measured: {r['skipped']}")
+    print(
+        f"  raw sqlite3 commits: {r['raw_sqlite3_commands_per_s']:.0f} commands/s (the floor of this stack); "
+        f"a bare SQLite save costs {r['ratio_bare_sqlite_to_raw']:.1f}x that"
+    )

@@ -1,0 +1,177 @@
+"""Real processes and stores for the load suite and the fault tests: the service run by ``aegis serve`` in a
+process group of its own (gunicorn workers when asked), a PostgreSQL schema of its own and a Redis server
+of its own, each removed afterwards. Nothing here is a fake: the tests kill and restart these."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PG = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def aegis_command(*args: str) -> list[str]:
+    """``aegis ARGS`` run by this Python, from this checkout."""
+    return [sys.executable, "-m", "cli.main", *args]
+
+
+def clean_env() -> dict[str, str]:
+    """This process's environment without any of the service's own settings."""
+    own = ("PERSISTENCE_MODULE", "SQLITE_", "POSTGRES_", "AEGIS_", "REDIS_URL")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(own)}
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+class Service:
+    """``aegis serve`` in its own process group on a fixed port, so that it can be killed outright (SIGKILL to
+    the master and every worker, as a crash would) and started again on the same address."""
+
+    def __init__(self, env: dict[str, str], log: Path, *, workers: int = 2, threads: int = 8, port: int | None = None):
+        self.env = env
+        self.log = log
+        self.workers = workers
+        self.threads = threads
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60.0) -> None:
+        args = ["serve", "--port", str(self.port), "--workers", str(self.workers), "--threads", str(self.threads)]
+        with self.log.open("a") as out:
+            self.proc = subprocess.Popen(
+                aegis_command(*args),
+                env={**clean_env(), **self.env},
+                cwd=self.log.parent,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"aegis serve exited with {self.proc.returncode}: {self.log_tail()}")
+            with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(self.url + "/readyz", timeout=2) as r:
+                if json.loads(r.read())["status"] == "ready":
+                    return
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"aegis serve was not ready within {timeout:.0f} s: {self.log_tail()}")
+
+    def worker_pids(self) -> list[int]:
+        """The gunicorn workers (children of the master) now running."""
+        if self.proc is None:
+            return []
+        path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        try:
+            return [int(p) for p in path.read_text().split()]
+        except OSError:
+            return []
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: no shutdown code runs, as in a crash."""
+        if self.proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=30)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        self.proc = None
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+@contextlib.contextmanager
+def postgres_schema(prefix: str = "aegis_load_") -> Iterator[dict[str, str]]:
+    """A fresh schema in the local PostgreSQL database ``test`` (the service's environment for it), dropped
+    afterwards. Raises the connection error when the server does not answer."""
+    import psycopg
+
+    conn = psycopg.connect(**PG, autocommit=True, connect_timeout=3)
+    schema = prefix + secrets.token_hex(4)
+    conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": PG["dbname"],
+            "POSTGRES_HOST": PG["host"],
+            "POSTGRES_PORT": str(PG["port"]),
+            "POSTGRES_USER": PG["user"],
+            "POSTGRES_PASSWORD": "",
+            "POSTGRES_SCHEMA": schema,
+        }
+    finally:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        conn.close()
+
+
+class RedisServer:
+    """A ``redis-server`` of its own on a free port, without persistence, that can be killed and restarted."""
+
+    def __init__(self, workdir: Path):
+        program = shutil.which("redis-server")
+        if program is None:
+            raise FileNotFoundError("redis-server (the program) is not installed")
+        self.port = free_port()
+        self.workdir = workdir
+        self.cmd = [program, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self.cmd += ["--dir", str(workdir)]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        import redis
+
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis(port=self.port, socket_connect_timeout=1)
+        for _ in range(250):
+            with contextlib.suppress(Exception):
+                client.ping()
+                return
+            time.sleep(0.02)
+        self.kill()
+        raise RuntimeError("the test's redis-server did not start")
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+
+def read_json(url: str, timeout: float = 10.0) -> Any:
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return json.loads(r.read())

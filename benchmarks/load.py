@@ -1,0 +1,203 @@
+"""The ``load`` suite: many games at once, played by bots over real HTTP on loopback, against ``aegis serve``
+under gunicorn with several workers, set up as the README says for workers: PostgreSQL, and the views in
+Redis kept by one ``aegis project`` worker (SQLite, or views in each API process, where this machine lacks
+one of them; the result says which).
+
+Every game has its own thread and keep-alive connection (``benchmarks/loadgen.py``). The games are set
+up first, then all of them play at once to the end. Reported: commands and requests per second over the
+playing time, latency p50/p99/max of ``POST /commands`` and ``GET /view``, errors (anything but the
+expected answer; must be 0), and the CPU time the bots and the server each used, since on a small machine
+they share the cores. The baseline of the same run is ``GET /healthz`` on the same server with no other
+load: what one request through gunicorn and Flask costs with no game work at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import secrets
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from benchmarks.harness import Service, aegis_command, clean_env, postgres_schema
+from benchmarks.loadgen import Http, Record, percentile, run_load
+
+WORKERS = 4
+THREADS = 8
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User+system CPU seconds of these processes so far (from /proc; 0 where unreadable)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def _baseline(url: str, n: int = 500) -> list[float]:
+    http = Http(url)
+    try:
+        return [http.request("GET", "/healthz").seconds for _ in range(n)]
+    finally:
+        http.close()
+
+
+def _latency(values: list[float]) -> dict[str, float]:
+    ms = 1000.0
+    return {
+        "n": len(values),
+        "p50_ms": percentile(values, 50) * ms,
+        "p90_ms": percentile(values, 90) * ms,
+        "p99_ms": percentile(values, 99) * ms,
+        "max_ms": max(values, default=0.0) * ms,
+    }
+
+
+def _progress(record: Record, seconds: float) -> None:
+    print(
+        f"  load: {seconds:5.0f} s, {record.commands():6d} commands, {record.finished:4d} games over, "
+        f"{len(record.errors)} errors",
+        flush=True,
+    )
+
+
+def _setup(stack: contextlib.ExitStack, tmp: Path) -> tuple[dict[str, str], str, list[int]]:
+    """The production setup of the README where this machine has it: PostgreSQL, the views in Redis kept by
+    one ``aegis project`` worker. Without PostgreSQL: SQLite; without Redis: views in each API process."""
+    try:
+        env = stack.enter_context(postgres_schema("aegis_bench_"))
+        setup = "PostgreSQL"
+    except Exception as err:  # no PostgreSQL here: measure the embedded store instead, and say so
+        print(f"  load: PostgreSQL does not answer ({type(err).__name__}); using SQLite", flush=True)
+        env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp / "load.sqlite")}
+        setup = "SQLite"
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
+    try:
+        import redis
+
+        redis.Redis.from_url(redis_url, socket_connect_timeout=2).ping()
+    except Exception as err:
+        print(f"  load: Redis does not answer at {redis_url} ({type(err).__name__}); views in each API process", flush=True)
+        return env, setup + ", views in each API process", []
+    from projections.store import RedisViewStore
+
+    prefix = f"aegis-bench-{secrets.token_hex(3)}:"
+    env = {**env, "REDIS_URL": redis_url, "AEGIS_REDIS_PREFIX": prefix, "AEGIS_PROJECTOR": "worker"}
+    stack.callback(lambda: RedisViewStore(redis_url, prefix).clear())
+    worker = subprocess.Popen(
+        aegis_command("project"), env={**clean_env(), **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    stack.callback(lambda: (worker.terminate(), worker.wait(timeout=30)))
+    return env, setup + ", views in Redis kept by one aegis project worker", [worker.pid]
+
+
+def load(games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | None = None) -> dict[str, Any]:
+    with contextlib.ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        env, store, helpers = _setup(stack, tmp)
+        service = Service({**env, "AEGIS_REACTION_SECONDS": "0"}, tmp / "serve.log", workers=workers, threads=THREADS)
+        service.start()
+        stack.callback(service.stop)
+        baseline = _baseline(service.url)
+        server_pids = [*helpers, service.proc.pid, *service.worker_pids()] if service.proc else helpers
+        server_cpu0, client0 = _cpu_seconds(server_pids), resource.getrusage(resource.RUSAGE_SELF)
+        print(f"  load: {games} games of {seats} seats, gunicorn {workers} workers x {THREADS} threads, {store}", flush=True)
+        run = run_load(service.url, games, seats=seats, seed="bench-load", progress=_progress)
+        client1 = resource.getrusage(resource.RUSAGE_SELF)
+        server_cpu = _cpu_seconds(server_pids) - server_cpu0
+        client_cpu = (client1.ru_utime - client0.ru_utime) + (client1.ru_stime - client0.ru_stime)
+    record = run.record
+    by_kind: dict[str, list[float]] = {}
+    for kind, status, seconds in record.samples:
+        if status:
+            by_kind.setdefault(kind, []).append(seconds)
+    played = [s for k, s in by_kind.items() if k in ("command", "view")]
+    requests = sum(len(v) for v in played)
+    commands = by_kind.get("command", [])
+    result = {
+        "suite": "load",
+        "store": store,
+        "workers": workers,
+        "threads": THREADS,
+        "games": games,
+        "seats": seats,
+        "finished": record.finished,
+        "errors": len(record.errors),
+        "error_samples": record.errors[:5],
+        "setup_s": run.setup_seconds,
+        "play_s": run.play_seconds,
+        "commands": len(commands),
+        "commands_per_s": len(commands) / run.play_seconds if run.play_seconds else 0.0,
+        "requests_per_s": requests / run.play_seconds if run.play_seconds else 0.0,
+        "command_latency": _latency(commands),
+        "view_latency": _latency(by_kind.get("view", [])),
+        "baseline_healthz_latency": _latency(baseline),
+        "command_p50_x_healthz_p50": percentile(commands, 50) / percentile(baseline, 50) if baseline else 0.0,
+        "server_cpu_s": server_cpu,
+        "bots_cpu_s": client_cpu,
+    }
+    if plot is not None:
+        result["plot"] = str(plot)
+        draw(by_kind.get("command", []), by_kind.get("view", []), result, plot)
+    return result
+
+
+def draw(commands: list[float], views: list[float], result: dict[str, Any], path: Path) -> None:
+    """The latency distribution of the run as a PNG: a histogram per request kind on a log scale, with the
+    p50 and p99 of the commands marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    ms = 1000.0
+    data = [np.array(commands) * ms, np.array(views) * ms]
+    low = max(0.1, min((d.min() for d in data if d.size), default=1.0))
+    high = max((d.max() for d in data if d.size), default=10.0)
+    bins = np.logspace(np.log10(low), np.log10(high * 1.01), 60)
+    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=100)
+    ax.hist(data[0], bins=bins, alpha=0.65, label=f"POST /commands (n={len(commands)})", color="#1f6feb")
+    ax.hist(data[1], bins=bins, alpha=0.45, label=f"GET /view (n={len(views)})", color="#d29922")
+    for p, style in ((50, "--"), (99, ":")):
+        value = result["command_latency"][f"p{p}_ms"]
+        ax.axvline(value, color="#0b3d91", linestyle=style, label=f"commands p{p} = {value:.0f} ms")
+    ax.set_xscale("log")
+    ax.set_xlabel("latency (ms, log scale)")
+    ax.set_ylabel("requests")
+    ax.set_title(
+        f"{result['games']} concurrent games over HTTP, gunicorn {result['workers']} workers, {result['store'].split(',')[0]}: "
+        f"{result['commands_per_s']:.0f} commands/s, {result['errors']} errors",
+        fontsize=10,
+    )
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def print_load(r: dict[str, Any]) -> None:
+    c, v, b = r["command_latency"], r["view_latency"], r["baseline_healthz_latency"]
+    print(
+        f"load: {r['games']} concurrent games x {r['seats']} seats over HTTP, gunicorn {r['workers']} workers x "
+        f"{r['threads']} threads, {r['store']}"
+    )
+    print(f"  {r['finished']} games played to the end in {r['play_s']:.1f} s (setup {r['setup_s']:.1f} s), errors: {r['errors']}")
+    print(f"  throughput: {r['commands_per_s']:.0f} commands/s, {r['requests_per_s']:.0f} requests/s")
+    print(f"  {'':16} {'n':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    for name, row in (("POST /commands", c), ("GET /view", v), ("GET /healthz *", b)):
+        print(
+            f"  {name:16} {row['n']:>7} {row['p50_ms']:>8.1f} {row['p90_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f}"
+        )
+    print("  * alone, before the load: the cost of a request with no game work (the baseline)")
+    print(
+        f"  a command's median is {r['command_p50_x_healthz_p50']:.0f}x the baseline's; CPU: server "
+        f"{r['server_cpu_s']:.0f} s, bots {r['bots_cpu_s']:.0f} s (they share the machine's cores)"
+    )
