@@ -16,12 +16,22 @@ from service.errors import ServiceError
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
 _SCHEMA = ProblemOut()
+RETRY_AFTER = 1  # seconds: also how long the breaker answers 503 at once before trying the store again
 
 
 def problem(status: int, title: str, detail: str, kind: str, **extra: Any) -> Response:
     body = {"type": f"/api/problems/{kind}", "title": title, "status": status, "detail": detail, "instance": request.path}
     body.update({k: v for k, v in extra.items() if v is not None or k == "rule"})
     return Response(json.dumps(_SCHEMA.dump(body)), status=status, mimetype=PROBLEM)
+
+
+def store_unavailable() -> Response:
+    """503 with ``Retry-After``: the event store does not answer (or did not a moment ago)."""
+    response = problem(
+        503, "Service unavailable", "the event store does not answer; nothing was changed, try again", "unavailable"
+    )
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
 
 
 def install(app: Flask) -> None:
@@ -40,11 +50,8 @@ def install(app: Flask) -> None:
     @app.errorhandler(PersistenceError)
     def _store_unavailable(err: PersistenceError) -> Response:
         log.warning("event store error on %s %s: %s", request.method, request.path, err)
-        response = problem(
-            503, "Service unavailable", "the event store does not answer; nothing was changed, try again", "unavailable"
-        )
-        response.headers["Retry-After"] = "1"
-        return response
+        app.extensions["aegis.breaker"].failed()
+        return store_unavailable()
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:

@@ -108,25 +108,40 @@ class Record:
     retried: int = 0
     unavailable: list[tuple[float, str | None]] = field(default_factory=list)  # 503s: seconds, Retry-After
     finished: int = 0
+    answered: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def sample(self, kind: str, status: int, seconds: float) -> None:
         with self.lock:
             self.samples.append((kind, status, seconds))
+            if kind == "command" and status == 200:
+                self.answered += 1
 
     def error(self, message: str) -> None:
         with self.lock:
             self.errors.append(message)
 
     def commands(self) -> int:
-        with self.lock:
-            return sum(1 for kind, status, _ in self.samples if kind == "command" and status == 200)
+        """Commands answered 200 so far."""
+        return self.answered
 
 
 class GameBot:
     """One game, from its creation to its end."""
 
-    def __init__(self, url: str, index: int, record: Record, *, seats: int, variant: str, seed: str, retry: bool, give_up: float):
+    def __init__(
+        self,
+        url: str,
+        index: int,
+        record: Record,
+        *,
+        seats: int,
+        variant: str,
+        seed: str,
+        retry: bool,
+        give_up: float,
+        pause: float = 0.0,
+    ):
         self.http = Http(url)
         self.index = index
         self.record = record
@@ -136,6 +151,7 @@ class GameBot:
         self.rng = random.Random(self.seed)
         self.retry = retry
         self.give_up = give_up
+        self.pause = pause  # seconds between a bot's commands (a human pace), 0 for as fast as it can
         self.game: str | None = None
         self.tokens: list[str] = []
         self.sent = 0
@@ -205,6 +221,8 @@ class GameBot:
                 with self.record.lock:
                     self.record.acks.append(Ack(str(self.game), seat, key, int(body["seq"]), replayed))
                 moved = True
+                if self.pause:
+                    time.sleep(self.pause)
             if not moved:
                 raise RuntimeError(f"game {self.game}: no seat has a prompt, yet the game is not over")
         raise RuntimeError(f"game {self.game}: not over after {MAX_COMMANDS} commands")
@@ -236,11 +254,16 @@ def run_load(
     give_up: float = 60.0,
     progress: Callable[[Record, float], None] | None = None,
     progress_every: float = 5.0,
-    on_playing: Callable[[], None] | None = None,
+    record: Record | None = None,
+    pause: float = 0.0,
 ) -> Load:
-    """Set up ``games`` games (32 at a time), then play all of them at once, one thread each."""
-    record = Record()
-    bots = [GameBot(url, i, record, seats=seats, variant=variant, seed=seed, retry=retry, give_up=give_up) for i in range(games)]
+    """Set up ``games`` games (32 at a time), then play all of them at once, one thread each. ``record`` may be
+    given to watch the run from another thread."""
+    record = record if record is not None else Record()
+    bots = [
+        GameBot(url, i, record, seats=seats, variant=variant, seed=seed, retry=retry, give_up=give_up, pause=pause)
+        for i in range(games)
+    ]
     t0 = time.perf_counter()
     with ThreadPoolExecutor(max_workers=min(32, games)) as pool:
         list(pool.map(lambda bot: bot.run(GameBot.setup), bots))
@@ -259,8 +282,6 @@ def run_load(
     threads = [threading.Thread(target=bot.run, args=(GameBot.play,), daemon=True) for bot in playing]
     for t in threads:
         t.start()
-    if on_playing is not None:
-        on_playing()
     for t in threads:
         t.join()
     play_seconds = time.perf_counter() - t0

@@ -13,6 +13,8 @@ import time
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.persistence import PersistenceError
+
 from domain.kernel.redaction import SPECTATOR
 from projections.store import ViewStore
 from projections.views import LOBBY, seats_key, stats_key, view_key
@@ -35,7 +37,7 @@ class ProjectedReads:
         """Has the view store applied every stored event? (Catch up first when the worker is ours.)"""
         latest = self.service.store.recorder.max_notification_id() or 0
         if self.worker is not None:
-            self.worker.catch_up_locked()
+            self.worker.catch_up_unless_busy()
         deadline = time.monotonic() + self.wait
         while self.store.position() < latest:
             if time.monotonic() >= deadline:
@@ -56,8 +58,8 @@ class ProjectedReads:
                 found = self.store.get(view_key(str(game_id), who))
                 if found is not None:
                     return found, "projection"
-        except (NotFound, Unauthorized):
-            raise
+        except (NotFound, Unauthorized, PersistenceError):
+            raise  # a refusal, or the event store itself is away: the events cannot answer either
         except LookupError:
             pass
         except Exception as err:  # the view store is away: the events answer

@@ -9,6 +9,7 @@ says it saved (``wake``) and, for other processes, every ``poll`` seconds.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -43,6 +44,16 @@ class Worker:
         """``catch_up`` from any thread (the API's reads and saves call it in the embedded setup)."""
         with self._step:
             return self.catch_up()
+
+    def catch_up_unless_busy(self) -> int:
+        """``catch_up`` unless another thread is doing it (a read then waits for the position instead): reads
+        never queue behind each other on the store, which matters when it is slow or away."""
+        if not self._step.acquire(blocking=False):
+            return 0
+        try:
+            return self.catch_up()
+        finally:
+            self._step.release()
 
     # ----- one step -----
 
@@ -97,6 +108,11 @@ class Worker:
                         on_error(err)
                     log.warning("projection step failed, retrying: %s: %s", type(err).__name__, err)
                     self.stopping.wait(1.0)
+                    continue
+                if source is not None and not source.thread.is_alive():
+                    with contextlib.suppress(Exception):
+                        source.stop()  # the database dropped the subscription: subscribe again next step
+                    source, subscribable = None, None
                     continue
                 if source is not None:
                     source.wait(self.poll * 20)

@@ -12,12 +12,17 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 log = logging.getLogger(__name__)
 CHANNEL = "aegis:game:{}"
+_REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
 class Listener(Protocol):
@@ -76,19 +81,50 @@ class MemoryBroker:
 
 
 class _RedisListener:
-    def __init__(self, pubsub: Any):
-        self.pubsub = pubsub
+    """Notices of one game's channel. While Redis does not answer, ``get`` waits a little and returns None
+    (the stream then reads the store, which it does after any wait), and subscribes again once Redis is
+    back: a Redis restart delays notices but never ends a stream."""
+
+    RETRY = 0.5  # seconds between attempts while Redis is away
+
+    def __init__(self, redis: Any, channel: str):
+        self.pubsub = redis.pubsub()
+        self.channel = channel
+        self.subscribed = False
+        self._subscribe()
+
+    def _subscribe(self) -> None:
+        try:
+            self.pubsub.subscribe(self.channel)
+            self.subscribed = True
+        except _REDIS_DOWN as err:
+            log.warning("cannot listen to %s, reading the store meanwhile: %s", self.channel, err)
 
     def get(self, timeout: float) -> int | None:
-        message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+        if not self.subscribed:
+            self._subscribe()
+            if not self.subscribed:
+                time.sleep(min(timeout, self.RETRY))
+                return None
         latest = None
-        while message is not None:
-            try:
-                latest = max(latest or 0, int(json.loads(message["data"])["seq"]))
-            except (ValueError, KeyError, TypeError):
-                log.warning("ignoring a malformed notice on %s", message.get("channel"))
-            message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
+        try:
+            message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+            while message is not None:
+                try:
+                    latest = max(latest or 0, int(json.loads(message["data"])["seq"]))
+                except (ValueError, KeyError, TypeError):
+                    log.warning("ignoring a malformed notice on %s", message.get("channel"))
+                message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
+        except _REDIS_DOWN as err:  # redis-py subscribes again by itself when it reconnects
+            log.warning("lost %s, reading the store meanwhile: %s", self.channel, err)
+            time.sleep(min(timeout, self.RETRY))
         return latest
+
+    def close(self) -> None:
+        try:
+            self.pubsub.close()
+        except Exception:  # the connection may already be gone
+            log.debug("closing a pubsub failed", exc_info=True)
 
 
 class RedisBroker:
@@ -108,15 +144,11 @@ class RedisBroker:
 
     @contextmanager
     def listen(self, game_id: str) -> Iterator[_RedisListener]:
-        pubsub = self.redis.pubsub()
-        pubsub.subscribe(CHANNEL.format(game_id))
+        listener = _RedisListener(self.redis, CHANNEL.format(game_id))
         try:
-            yield _RedisListener(pubsub)
+            yield listener
         finally:
-            try:
-                pubsub.close()
-            except Exception:  # the connection may already be gone
-                log.debug("closing a pubsub failed", exc_info=True)
+            listener.close()
 
     def ping(self) -> bool:
         return bool(self.redis.ping())

@@ -18,6 +18,7 @@ from pathlib import Path
 from domain.everaegis.classic import CatalogError, ClassicCatalog, shipped, validate
 from domain.kernel.errors import MalformedCommand
 
+RECORDER_TOPIC = "service.recorder:FailFastPostgresRecorder"
 SQLITE = "eventsourcing.sqlite"
 POSTGRES = "eventsourcing.postgres"
 
@@ -57,6 +58,8 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = dict(os.environ if env is None else env)
     store = {k: v for k, v in env.items() if k.startswith(("PERSISTENCE_MODULE", "SQLITE_", "POSTGRES_", "AGGREGATE_CACHE"))}
+    if env.get("APPLICATION_RECORDER_TOPIC"):
+        store["APPLICATION_RECORDER_TOPIC"] = env["APPLICATION_RECORDER_TOPIC"]
     store.setdefault("PERSISTENCE_MODULE", SQLITE)
     if store["PERSISTENCE_MODULE"] in ("sqlite", "eventsourcing.sqlite"):
         store["PERSISTENCE_MODULE"] = SQLITE
@@ -71,6 +74,12 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
             store.setdefault(name, default)
         store.setdefault("POSTGRES_USER", env.get("USER", "postgres"))
         store.setdefault("POSTGRES_PASSWORD", "")
+        # fail fast while PostgreSQL is away (503 + Retry-After; the pool reconnects by itself when it is
+        # back): wait at most this many seconds for a connection (the library's default is 30), check a pooled
+        # connection before use, and retry a statement once, not ten times (service/recorder.py)
+        store.setdefault("POSTGRES_CONNECT_TIMEOUT", "2")
+        store.setdefault("POSTGRES_PRE_PING", "y")
+        store.setdefault("APPLICATION_RECORDER_TOPIC", RECORDER_TOPIC)
     elif store["PERSISTENCE_MODULE"] not in ("eventsourcing.popo",):
         raise MalformedCommand(
             f"PERSISTENCE_MODULE {store['PERSISTENCE_MODULE']!r} is not supported; use {SQLITE}, {POSTGRES} or eventsourcing.popo"

@@ -1,0 +1,47 @@
+"""The benchmark suites still run (at a tiny size: the figures themselves are never asserted, they are for
+``aegis bench``), their results carry their baselines and the machine, and the performance page is written
+from them with the load suite's plot."""
+
+from __future__ import annotations
+
+import json
+
+from benchmarks.load import load
+from benchmarks.report import write_report
+from benchmarks.run import machine
+from benchmarks.store import store
+from tests.conftest import need_server
+
+
+def _postgres() -> None:
+    try:
+        import psycopg
+
+        psycopg.connect(host="127.0.0.1", port=5432, dbname="test", user="postgres", connect_timeout=3).close()
+    except Exception as err:
+        need_server("PostgreSQL at 127.0.0.1:5432", err)
+
+
+def test_store_and_load_suites_measure_against_their_baselines_and_write_the_page(tmp_path):
+    _postgres()
+    stored = store(games=1, seats=3)
+    assert [row["store"] for row in stored["rows"]] == ["sqlite", "postgres"] and stored["skipped"] is None
+    assert all(row["ratio_service_to_bare"] > 0 for row in stored["rows"]) and stored["ratio_bare_sqlite_to_raw"] > 0
+
+    plot = tmp_path / "load.png"
+    loaded = load(games=4, plot=plot)
+    assert loaded["errors"] == 0 and loaded["finished"] == 4
+    assert loaded["command_latency"]["n"] == loaded["commands"] > 0
+    assert loaded["command_latency"]["p50_ms"] <= loaded["command_latency"]["p99_ms"] <= loaded["command_latency"]["max_ms"]
+    assert loaded["store"].startswith("PostgreSQL") and loaded["baseline_healthz_latency"]["n"] == 500
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    results = {
+        "store": {**stored, "machine": machine(), "at": "now", "seconds": 1.0},
+        "load": {**loaded, "machine": machine(), "at": "now", "seconds": 1.0},
+    }
+    written = write_report(results, tmp_path / "docs")
+    page = (tmp_path / "docs" / "performance.md").read_text()
+    assert [p.name for p in written] == ["performance.md", "load-latency.png"]
+    assert "| postgres |" in page and "errors**" in page and "![Latency distribution" in page
+    assert json.dumps(machine()["cpus"]) in page
