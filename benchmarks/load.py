@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.harness import Service, aegis_command, clean_env, postgres_schema
-from benchmarks.loadgen import Http, Record, percentile, run_load
+from benchmarks.loadgen import Http, Load, Record, percentile, run_load
 
 WORKERS = 4
 THREADS = 8
@@ -97,7 +97,34 @@ def _setup(stack: contextlib.ExitStack, tmp: Path) -> tuple[dict[str, str], str,
     return env, setup + ", views in Redis kept by one aegis project worker", [worker.pid]
 
 
+def _summary(run: Load) -> dict[str, Any]:
+    """Throughput, latency and errors of one run of the bots."""
+    record = run.record
+    by_kind: dict[str, list[float]] = {}
+    for kind, status, seconds in record.samples:
+        if status:
+            by_kind.setdefault(kind, []).append(seconds)
+    commands = by_kind.get("command", [])
+    requests = len(commands) + len(by_kind.get("view", []))
+    return {
+        "games": len(run.bots),
+        "finished": record.finished,
+        "errors": len(record.errors),
+        "error_samples": record.errors[:5],
+        "setup_s": run.setup_seconds,
+        "play_s": run.play_seconds,
+        "commands": len(commands),
+        "commands_per_s": len(commands) / run.play_seconds if run.play_seconds else 0.0,
+        "requests_per_s": requests / run.play_seconds if run.play_seconds else 0.0,
+        "command_latency": _latency(commands),
+        "view_latency": _latency(by_kind.get("view", [])),
+        "_samples": by_kind,
+    }
+
+
 def load(games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | None = None) -> dict[str, Any]:
+    """``games`` concurrent games (the load), then a tenth as many (light load: latency without queueing)."""
+    light_games = max(1, games // 10)
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         env, store, helpers = _setup(stack, tmp)
@@ -112,39 +139,27 @@ def load(games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | 
         client1 = resource.getrusage(resource.RUSAGE_SELF)
         server_cpu = _cpu_seconds(server_pids) - server_cpu0
         client_cpu = (client1.ru_utime - client0.ru_utime) + (client1.ru_stime - client0.ru_stime)
-    record = run.record
-    by_kind: dict[str, list[float]] = {}
-    for kind, status, seconds in record.samples:
-        if status:
-            by_kind.setdefault(kind, []).append(seconds)
-    played = [s for k, s in by_kind.items() if k in ("command", "view")]
-    requests = sum(len(v) for v in played)
-    commands = by_kind.get("command", [])
+        print(f"  load: then {light_games} games at once (light load)", flush=True)
+        light = _summary(run_load(service.url, light_games, seats=seats, seed="bench-light", progress=_progress))
+    main = _summary(run)
+    samples = main.pop("_samples")
+    light.pop("_samples")
     result = {
         "suite": "load",
         "store": store,
         "workers": workers,
         "threads": THREADS,
-        "games": games,
         "seats": seats,
-        "finished": record.finished,
-        "errors": len(record.errors),
-        "error_samples": record.errors[:5],
-        "setup_s": run.setup_seconds,
-        "play_s": run.play_seconds,
-        "commands": len(commands),
-        "commands_per_s": len(commands) / run.play_seconds if run.play_seconds else 0.0,
-        "requests_per_s": requests / run.play_seconds if run.play_seconds else 0.0,
-        "command_latency": _latency(commands),
-        "view_latency": _latency(by_kind.get("view", [])),
+        **main,
+        "light": light,
         "baseline_healthz_latency": _latency(baseline),
-        "command_p50_x_healthz_p50": percentile(commands, 50) / percentile(baseline, 50) if baseline else 0.0,
+        "command_p50_x_healthz_p50": main["command_latency"]["p50_ms"] / _latency(baseline)["p50_ms"] if baseline else 0.0,
         "server_cpu_s": server_cpu,
         "bots_cpu_s": client_cpu,
     }
     if plot is not None:
         result["plot"] = str(plot)
-        draw(by_kind.get("command", []), by_kind.get("view", []), result, plot)
+        draw(samples.get("command", []), samples.get("view", []), result, plot)
     return result
 
 
@@ -184,20 +199,29 @@ def draw(commands: list[float], views: list[float], result: dict[str, Any], path
 
 
 def print_load(r: dict[str, Any]) -> None:
-    c, v, b = r["command_latency"], r["view_latency"], r["baseline_healthz_latency"]
+    c, v, b, light = r["command_latency"], r["view_latency"], r["baseline_healthz_latency"], r["light"]
     print(
         f"load: {r['games']} concurrent games x {r['seats']} seats over HTTP, gunicorn {r['workers']} workers x "
         f"{r['threads']} threads, {r['store']}"
     )
     print(f"  {r['finished']} games played to the end in {r['play_s']:.1f} s (setup {r['setup_s']:.1f} s), errors: {r['errors']}")
     print(f"  throughput: {r['commands_per_s']:.0f} commands/s, {r['requests_per_s']:.0f} requests/s")
-    print(f"  {'':16} {'n':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
-    for name, row in (("POST /commands", c), ("GET /view", v), ("GET /healthz *", b)):
-        print(
-            f"  {name:16} {row['n']:>7} {row['p50_ms']:>8.1f} {row['p90_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f}"
-        )
-    print("  * alone, before the load: the cost of a request with no game work (the baseline)")
+    print(f"  {'':24} {'n':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    rows = (
+        (f"POST /commands ({r['games']})", c),
+        (f"GET /view ({r['games']})", v),
+        (f"POST /commands ({light['games']})", light["command_latency"]),
+        (f"GET /view ({light['games']})", light["view_latency"]),
+        ("GET /healthz, alone", b),
+    )
+    for name, row in rows:
+        figures = " ".join(f"{row[k]:>8.1f}" for k in ("p50_ms", "p90_ms", "p99_ms", "max_ms"))
+        print(f"  {name:24} {row['n']:>7} {figures}")
     print(
-        f"  a command's median is {r['command_p50_x_healthz_p50']:.0f}x the baseline's; CPU: server "
-        f"{r['server_cpu_s']:.0f} s, bots {r['bots_cpu_s']:.0f} s (they share the machine's cores)"
+        f"  light load ({light['games']} games at once): {light['commands_per_s']:.0f} commands/s, "
+        f"{light['finished']} finished, errors: {light['errors']}"
+    )
+    print(
+        f"  a command's median is {r['command_p50_x_healthz_p50']:.0f}x the baseline's (a lone GET /healthz); "
+        f"CPU: server {r['server_cpu_s']:.0f} s, bots {r['bots_cpu_s']:.0f} s (they share the machine's cores)"
     )

@@ -14,14 +14,16 @@ from domain.simulation import play_game
 from replay.engine import Replay
 
 MIN_EVENTS = 5000
+MAX_EVENTS = 8000
 
 
 def _long_game() -> tuple[Any, Any]:
+    """The first finished 10-seat game (seeds ``seek/0``, ``seek/1``, ...) of 5,000 to 8,000 events."""
     for i in range(200):
-        game = play_game(seats=10, variants="simpleton+long", seed=f"seek/{i}", bots=["cautious", "random"], max_turns=1500)
-        if game.finished and len(game.events) >= MIN_EVENTS:
-            return game, make_config(seats=10, variants="simpleton+long", reaction_seconds=0)
-    raise RuntimeError(f"no finished game of {MIN_EVENTS} events in 200 seeds")
+        game = play_game(seats=10, variants="simpleton", seed=f"seek/{i}", bots=["cautious", "random"], max_turns=1500)
+        if game.finished and MIN_EVENTS <= len(game.events) <= MAX_EVENTS:
+            return game, make_config(seats=10, variants="simpleton", reaction_seconds=0)
+    raise RuntimeError(f"no finished game of {MIN_EVENTS} to {MAX_EVENTS} events in 200 seeds")
 
 
 def seek(seeks: int = 200) -> dict[str, Any]:

@@ -4,9 +4,8 @@ times.
 ``eventsourcing`` retries every statement up to 10 times when the database does not answer, each attempt
 waiting up to ``POSTGRES_CONNECT_TIMEOUT`` for a connection: a request could hang for half a minute in an
 outage. The service answers 503 with ``Retry-After`` instead, fast, and the client retries (commands with
-their ``Idempotency-Key``). One retry stays, for a pooled connection the database dropped (with
-``POSTGRES_PRE_PING`` such connections are replaced before use anyway). Chosen by ``service.settings`` with
-the library's ``APPLICATION_RECORDER_TOPIC``.
+their ``Idempotency-Key``). One retry stays, for a pooled connection the database dropped (the pool then
+replaces it). Chosen by ``service.settings`` with the library's ``APPLICATION_RECORDER_TOPIC``.
 """
 
 from __future__ import annotations

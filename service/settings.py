@@ -75,10 +75,9 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         store.setdefault("POSTGRES_USER", env.get("USER", "postgres"))
         store.setdefault("POSTGRES_PASSWORD", "")
         # fail fast while PostgreSQL is away (503 + Retry-After; the pool reconnects by itself when it is
-        # back): wait at most this many seconds for a connection (the library's default is 30), check a pooled
-        # connection before use, and retry a statement once, not ten times (service/recorder.py)
+        # back): wait at most this many seconds for a connection (the library's default is 30), and retry a
+        # statement once, not ten times (service/recorder.py)
         store.setdefault("POSTGRES_CONNECT_TIMEOUT", "2")
-        store.setdefault("POSTGRES_PRE_PING", "y")
         store.setdefault("APPLICATION_RECORDER_TOPIC", RECORDER_TOPIC)
     elif store["PERSISTENCE_MODULE"] not in ("eventsourcing.popo",):
         raise MalformedCommand(
