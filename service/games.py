@@ -30,6 +30,7 @@ from service import tokens
 from service.aggregate import Game
 from service.broker import make_broker
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
+from service.postgres import creating
 from service.rulesets import ruleset_named
 from service.settings import Settings, load
 from service.views import view_of
@@ -46,7 +47,8 @@ class GameStore(Application):
 
     def __init__(self, settings: Settings):
         self.snapshotting_intervals = {Game: settings.snapshot_interval}  # type: ignore[misc]
-        super().__init__(env={**settings.store_env, "IS_SNAPSHOTTING_ENABLED": "y"})
+        with creating(settings.store_env):  # processes starting together create the tables one at a time
+            super().__init__(env={**settings.store_env, "IS_SNAPSHOTTING_ENABLED": "y"})
 
 
 class GameService:

@@ -18,7 +18,7 @@ from pathlib import Path
 from domain.everaegis.classic import CatalogError, ClassicCatalog, shipped, validate
 from domain.kernel.errors import MalformedCommand
 
-RECORDER_TOPIC = "service.recorder:FailFastPostgresRecorder"
+RECORDER_TOPIC = "service.postgres:FailFastPostgresRecorder"
 SQLITE = "eventsourcing.sqlite"
 POSTGRES = "eventsourcing.postgres"
 
@@ -76,7 +76,7 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         store.setdefault("POSTGRES_PASSWORD", "")
         # fail fast while PostgreSQL is away (503 + Retry-After; the pool reconnects by itself when it is
         # back): wait at most this many seconds for a connection (the library's default is 30), and retry a
-        # statement once, not ten times (service/recorder.py)
+        # statement once, not ten times (service/postgres.py)
         store.setdefault("POSTGRES_CONNECT_TIMEOUT", "2")
         store.setdefault("APPLICATION_RECORDER_TOPIC", RECORDER_TOPIC)
     elif store["PERSISTENCE_MODULE"] not in ("eventsourcing.popo",):

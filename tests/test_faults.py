@@ -327,3 +327,42 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split("\n")[0].lower()
     except (OSError, IndexError):
         return "zombie"
+
+
+_START_STORE = """
+import os, sys, time
+from service.games import GameStore
+from service.settings import load
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.001)
+GameStore(load()).close()
+"""
+
+
+def test_processes_starting_together_on_a_new_database_all_start(tmp_path):
+    """Six processes open the store of a new PostgreSQL schema at the same moment (as the workers of
+    ``aegis serve --workers N`` or ``docker compose up`` do): each creates the tables if they are missing, and
+    none may fail (PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against itself)."""
+    import subprocess
+    import sys
+
+    from benchmarks.harness import clean_env
+
+    for attempt in range(3):
+        with _schema() as env:
+            go = tmp_path / f"go-{attempt}"
+            procs = [
+                subprocess.Popen(
+                    [sys.executable, "-c", _START_STORE, str(go)],
+                    env={**clean_env(), **env},
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+                for _ in range(6)
+            ]
+            time.sleep(3)  # every process has imported the service and waits for the signal
+            go.touch()
+            outcomes = [(p.wait(timeout=60), p.stderr.read() if p.stderr else "") for p in procs]
+            failed = [err.strip().splitlines()[-1] for code, err in outcomes if code != 0]
+            assert failed == [], f"attempt {attempt}: {len(failed)} of 6 processes failed to start: {failed[0]}"
