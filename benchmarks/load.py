@@ -26,6 +26,7 @@ from benchmarks.harness import Service, aegis_command, clean_env, postgres_schem
 from benchmarks.loadgen import Http, Load, Record, percentile, run_load
 
 WORKERS = 4
+LIGHT = 5  # games played one at a time after the load
 THREADS = 8
 
 
@@ -97,25 +98,27 @@ def _setup(stack: contextlib.ExitStack, tmp: Path) -> tuple[dict[str, str], str,
     return env, setup + ", views in Redis kept by one aegis project worker", [worker.pid]
 
 
-def _summary(run: Load) -> dict[str, Any]:
-    """Throughput, latency and errors of one run of the bots."""
-    record = run.record
+def _summary(runs: list[Load]) -> dict[str, Any]:
+    """Throughput, latency and errors of runs of the bots (one after the other)."""
     by_kind: dict[str, list[float]] = {}
-    for kind, status, seconds in record.samples:
-        if status:
-            by_kind.setdefault(kind, []).append(seconds)
+    for run in runs:
+        for kind, status, seconds in run.record.samples:
+            if status:
+                by_kind.setdefault(kind, []).append(seconds)
     commands = by_kind.get("command", [])
     requests = len(commands) + len(by_kind.get("view", []))
+    play = sum(run.play_seconds for run in runs)
+    errors = [e for run in runs for e in run.record.errors]
     return {
-        "games": len(run.bots),
-        "finished": record.finished,
-        "errors": len(record.errors),
-        "error_samples": record.errors[:5],
-        "setup_s": run.setup_seconds,
-        "play_s": run.play_seconds,
+        "games": sum(len(run.bots) for run in runs),
+        "finished": sum(run.record.finished for run in runs),
+        "errors": len(errors),
+        "error_samples": errors[:5],
+        "setup_s": sum(run.setup_seconds for run in runs),
+        "play_s": play,
         "commands": len(commands),
-        "commands_per_s": len(commands) / run.play_seconds if run.play_seconds else 0.0,
-        "requests_per_s": requests / run.play_seconds if run.play_seconds else 0.0,
+        "commands_per_s": len(commands) / play if play else 0.0,
+        "requests_per_s": requests / play if play else 0.0,
         "command_latency": _latency(commands),
         "view_latency": _latency(by_kind.get("view", [])),
         "_samples": by_kind,
@@ -123,8 +126,8 @@ def _summary(run: Load) -> dict[str, Any]:
 
 
 def load(games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | None = None) -> dict[str, Any]:
-    """``games`` concurrent games (the load), then a tenth as many (light load: latency without queueing)."""
-    light_games = max(1, games // 10)
+    """``games`` concurrent games (the load), then ``LIGHT`` games one at a time (no request waits behind
+    another: what a request itself costs)."""
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         env, store, helpers = _setup(stack, tmp)
@@ -139,9 +142,9 @@ def load(games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | 
         client1 = resource.getrusage(resource.RUSAGE_SELF)
         server_cpu = _cpu_seconds(server_pids) - server_cpu0
         client_cpu = (client1.ru_utime - client0.ru_utime) + (client1.ru_stime - client0.ru_stime)
-        print(f"  load: then {light_games} games at once (light load)", flush=True)
-        light = _summary(run_load(service.url, light_games, seats=seats, seed="bench-light", progress=_progress))
-    main = _summary(run)
+        print(f"  load: then {LIGHT} games one at a time (light load)", flush=True)
+        light = _summary([run_load(service.url, 1, seats=seats, seed=f"bench-light-{i}") for i in range(LIGHT)])
+    main = _summary([run])
     samples = main.pop("_samples")
     light.pop("_samples")
     result = {
@@ -210,15 +213,15 @@ def print_load(r: dict[str, Any]) -> None:
     rows = (
         (f"POST /commands ({r['games']})", c),
         (f"GET /view ({r['games']})", v),
-        (f"POST /commands ({light['games']})", light["command_latency"]),
-        (f"GET /view ({light['games']})", light["view_latency"]),
+        ("POST /commands (1)", light["command_latency"]),
+        ("GET /view (1)", light["view_latency"]),
         ("GET /healthz, alone", b),
     )
     for name, row in rows:
         figures = " ".join(f"{row[k]:>8.1f}" for k in ("p50_ms", "p90_ms", "p99_ms", "max_ms"))
         print(f"  {name:24} {row['n']:>7} {figures}")
     print(
-        f"  light load ({light['games']} games at once): {light['commands_per_s']:.0f} commands/s, "
+        f"  light load ({light['games']} games one at a time): {light['commands_per_s']:.0f} commands/s, "
         f"{light['finished']} finished, errors: {light['errors']}"
     )
     print(

@@ -64,12 +64,12 @@ def _load(r: dict[str, Any]) -> list[str]:
         f"- **{r['finished']}** of {r['games']} games finished, **{r['errors']} errors**, in {r['play_s']:.0f} s",
         f"- throughput: **{r['commands_per_s']:.0f} commands/s**, {r['requests_per_s']:.0f} requests/s (commands and views)",
         f"- a command's median latency is {r['command_p50_x_healthz_p50']:.0f}x that of a lone `GET /healthz` (the baseline)",
-        f"- then {light['games']} games at once (light load): {light['commands_per_s']:.0f} commands/s, "
+        f"- then {light['games']} games one at a time (light load): {light['commands_per_s']:.0f} commands/s, "
         f"{light['finished']} finished, {light['errors']} errors",
         "",
         "Every bot sends its next request as soon as the last is answered, so under the full load the latency is",
-        "mostly queueing: concurrent requests / throughput (Little's law). The light-load rows show what a request",
-        "costs when it does not wait behind others.",
+        "mostly queueing: concurrent requests / throughput (Little's law). The light-load rows (one game at a time)",
+        "show what a request costs when it waits behind no other.",
         "",
         "| request (concurrent games) | n | p50 ms | p90 ms | p99 ms | max ms |",
         "|---|---:|---:|---:|---:|---:|",
@@ -77,8 +77,8 @@ def _load(r: dict[str, Any]) -> list[str]:
     rows = (
         (f"POST /commands ({r['games']})", r["command_latency"]),
         (f"GET /view ({r['games']})", r["view_latency"]),
-        (f"POST /commands ({light['games']})", light["command_latency"]),
-        (f"GET /view ({light['games']})", light["view_latency"]),
+        ("POST /commands (1)", light["command_latency"]),
+        ("GET /view (1)", light["view_latency"]),
     )
     for name, row in rows:
         lines.append(
@@ -139,7 +139,8 @@ def write_report(results: dict[str, dict[str, Any]], docs: Path) -> list[Path]:
         "",
         "Written by `aegis bench --docs` (every suite; `aegis bench SUITE` runs one). Each figure that depends on the",
         "machine is also given as a ratio against a baseline measured in the same run, so runs on other machines",
-        "compare by their ratios. The JSON of each run is in `benchmarks/results/` (not committed).",
+        "compare by their ratios. The JSON of each run is in `benchmarks/results/` (not committed). On a shared",
+        "virtual machine absolute figures can differ by up to 2x between runs minutes apart; the ratios move far less.",
         "",
     ]
     machines = {json.dumps(r["machine"], sort_keys=True) for r in chosen.values() if r}

@@ -31,7 +31,7 @@ def test_store_and_load_suites_measure_against_their_baselines_and_write_the_pag
     plot = tmp_path / "load.png"
     loaded = load(games=4, plot=plot)
     assert loaded["errors"] == 0 and loaded["finished"] == 4
-    assert loaded["light"]["errors"] == 0 and loaded["light"]["finished"] == loaded["light"]["games"] == 1
+    assert loaded["light"]["errors"] == 0 and loaded["light"]["finished"] == loaded["light"]["games"] == 5
     assert loaded["command_latency"]["n"] == loaded["commands"] > 0
     assert loaded["command_latency"]["p50_ms"] <= loaded["command_latency"]["p99_ms"] <= loaded["command_latency"]["max_ms"]
     assert loaded["store"].startswith("PostgreSQL") and loaded["baseline_healthz_latency"]["n"] == 500
