@@ -114,6 +114,19 @@ class Service:
             return "(no log)"
 
 
+def postgres_env(dbname: str = PG["dbname"], schema: str = "") -> dict[str, str]:
+    """The service's environment for the local PostgreSQL: a database, and a schema in it if given."""
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": dbname,
+        "POSTGRES_HOST": PG["host"],
+        "POSTGRES_PORT": str(PG["port"]),
+        "POSTGRES_USER": PG["user"],
+        "POSTGRES_PASSWORD": "",
+    }
+    return {**env, "POSTGRES_SCHEMA": schema} if schema else env
+
+
 @contextlib.contextmanager
 def postgres_schema(prefix: str = "aegis_load_") -> Iterator[dict[str, str]]:
     """A fresh schema in the local PostgreSQL database ``test`` (the service's environment for it), dropped
@@ -124,15 +137,7 @@ def postgres_schema(prefix: str = "aegis_load_") -> Iterator[dict[str, str]]:
     schema = prefix + secrets.token_hex(4)
     conn.execute(f"CREATE SCHEMA {schema}")
     try:
-        yield {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": PG["dbname"],
-            "POSTGRES_HOST": PG["host"],
-            "POSTGRES_PORT": str(PG["port"]),
-            "POSTGRES_USER": PG["user"],
-            "POSTGRES_PASSWORD": "",
-            "POSTGRES_SCHEMA": schema,
-        }
+        yield postgres_env(schema=schema)
     finally:
         conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         conn.close()

@@ -7,14 +7,14 @@ under ``CI=true`` it must run, so an absent server fails the test instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
-import secrets
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-PG = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
+from benchmarks.harness import postgres_schema
 
 
 def need_server(what: str, error: Exception) -> None:
@@ -25,30 +25,25 @@ def need_server(what: str, error: Exception) -> None:
     pytest.skip(message)
 
 
-@pytest.fixture
-def postgres_env() -> Iterator[dict[str, str]]:
-    """A fresh schema in the local PostgreSQL database ``test``, dropped afterwards."""
+@contextlib.contextmanager
+def pg_schema(prefix: str = "aegis_test_") -> Iterator[dict[str, str]]:
+    """A fresh schema in the local PostgreSQL database ``test``, dropped afterwards (skipped or failed, as
+    ``need_server`` says, when the server does not answer)."""
+    context = postgres_schema(prefix)
     try:
-        import psycopg
-
-        conn = psycopg.connect(**PG, autocommit=True, connect_timeout=3)
+        env = context.__enter__()
     except Exception as err:
         need_server("PostgreSQL at 127.0.0.1:5432", err)
-    schema = "aegis_test_" + secrets.token_hex(4)
-    conn.execute(f"CREATE SCHEMA {schema}")
     try:
-        yield {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": PG["dbname"],
-            "POSTGRES_HOST": PG["host"],
-            "POSTGRES_PORT": str(PG["port"]),
-            "POSTGRES_USER": PG["user"],
-            "POSTGRES_PASSWORD": "",
-            "POSTGRES_SCHEMA": schema,
-        }
+        yield env
     finally:
-        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-        conn.close()
+        context.__exit__(None, None, None)
+
+
+@pytest.fixture
+def postgres_env() -> Iterator[dict[str, str]]:
+    with pg_schema() as env:
+        yield env
 
 
 @pytest.fixture

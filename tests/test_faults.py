@@ -20,26 +20,13 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from benchmarks.harness import PG, RedisServer, Service, postgres_schema, read_json
+from benchmarks.harness import PG, RedisServer, Service, postgres_env, read_json
 from benchmarks.loadgen import GameBot, Http, Load, Record, run_load
 from service.aggregate import Game
 from service.games import GameStore
 from service.settings import load
-from tests.conftest import need_server
+from tests.conftest import need_server, pg_schema
 from tests.test_stream import sse
-
-
-@contextlib.contextmanager
-def _schema() -> Iterator[dict[str, str]]:
-    try:
-        context = postgres_schema("aegis_fault_")
-        env = context.__enter__()
-    except Exception as err:
-        need_server("PostgreSQL at 127.0.0.1:5432", err)
-    try:
-        yield env
-    finally:
-        context.__exit__(None, None, None)
 
 
 def _wait(condition: Any, timeout: float, what: str) -> None:
@@ -94,7 +81,7 @@ def test_sigkill_of_api_processes_under_load_loses_nothing(tmp_path):
     """A gunicorn worker is SIGKILLed mid-load (its master starts another), then the whole service (master
     and workers) is SIGKILLed and started again on the same port. The bots retry what was cut off with the
     same Idempotency-Key."""
-    with _schema() as env:
+    with pg_schema("aegis_fault_") as env:
         service = Service({**env, "AEGIS_REACTION_SECONDS": "0"}, tmp_path / "serve.log", workers=2, threads=4)
         service.start()
         try:
@@ -182,7 +169,7 @@ def test_redis_restart_under_connected_streams_misses_nothing(tmp_path):
         redis_server.start()
     except (FileNotFoundError, RuntimeError, ImportError) as err:
         need_server("a redis-server of the test's own", err)
-    with _schema() as env:
+    with pg_schema("aegis_fault_") as env:
         env = {**env, "REDIS_URL": redis_server.url, "AEGIS_REDIS_PREFIX": "aegis-fault:", "AEGIS_SSE_KEEPALIVE": "1"}
         env["AEGIS_REACTION_SECONDS"] = "0"
         writer = Service(env, tmp_path / "writer.log", workers=1, threads=8)
@@ -244,16 +231,8 @@ def _database() -> Iterator[tuple[dict[str, str], Any]]:
         need_server("PostgreSQL at 127.0.0.1:5432", err)
     name = "aegis_fault_" + secrets.token_hex(4)
     admin.execute(f"CREATE DATABASE {name}")
-    env = {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
-        "POSTGRES_DBNAME": name,
-        "POSTGRES_HOST": PG["host"],
-        "POSTGRES_PORT": str(PG["port"]),
-        "POSTGRES_USER": PG["user"],
-        "POSTGRES_PASSWORD": "",
-    }
     try:
-        yield env, admin
+        yield postgres_env(name), admin
     finally:
         admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -349,7 +328,7 @@ def test_processes_starting_together_on_a_new_database_all_start(tmp_path):
     from benchmarks.harness import clean_env
 
     for attempt in range(3):
-        with _schema() as env:
+        with pg_schema("aegis_fault_") as env:
             go = tmp_path / f"go-{attempt}"
             procs = [
                 subprocess.Popen(

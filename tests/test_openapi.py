@@ -50,7 +50,8 @@ def test_readiness_fails_when_the_store_is_gone(postgres_env):
     """A real failure: the store's tables vanish under a running service (the schema is dropped)."""
     import psycopg
 
-    from tests.conftest import PG, close_app, make_app
+    from benchmarks.harness import PG
+    from tests.conftest import close_app, make_app
 
     app = make_app(postgres_env)
     assert app.test_client().get("/readyz").status_code == 200
@@ -65,8 +66,9 @@ def test_a_store_failure_during_a_request_is_a_503_with_retry_after(postgres_env
     """Not a 500: the tables vanish under a running service; reads and commands answer 503 and Retry-After."""
     import psycopg
 
+    from benchmarks.harness import PG
     from tests.api_client import Api
-    from tests.conftest import PG, close_app, make_app
+    from tests.conftest import close_app, make_app
 
     app = make_app(postgres_env)
     api = Api(app.test_client())
