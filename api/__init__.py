@@ -7,7 +7,7 @@ from uuid import UUID
 
 from flask import Flask, Response, current_app, json
 
-from api import breaker, games, openapi, players, problems, replays, stream
+from api import games, openapi, players, problems, replays, stream
 from api.schemas import HealthOut
 from projections.reads import ProjectedReads
 from projections.store import make_store
@@ -40,9 +40,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
         keeper.start()
         if worker is not None:
             worker.start()
-    app.extensions["aegis.breaker"] = store_breaker = breaker.Breaker(cooldown=problems.RETRY_AFTER)
     problems.install(app)
-    breaker.install(app, store_breaker, problems.store_unavailable)
     app.register_blueprint(games.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(players.bp)
@@ -56,15 +54,10 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
 
     @app.get("/readyz")
     def readyz() -> Response:
-        if store_breaker.allow() is None:
-            store = "failing a moment ago; requests that need it are refused with 503 until it answers"
-            return _json(HealthOut().dump({"status": "unavailable", "store": store}), 503)
         try:
             current_app.extensions["aegis"].store.recorder.max_notification_id()
         except Exception as err:  # any failure of the store means not ready
-            store_breaker.failed()
             return _json(HealthOut().dump({"status": "unavailable", "store": f"{type(err).__name__}: {err}"}), 503)
-        store_breaker.succeeded()
         out = {"status": "ready", "store": svc.settings.persistence}
         if svc.settings.redis_url:
             try:

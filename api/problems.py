@@ -16,7 +16,7 @@ from service.errors import ServiceError
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
 _SCHEMA = ProblemOut()
-RETRY_AFTER = 1  # seconds: also how long the breaker answers 503 at once before trying the store again
+RETRY_AFTER = 1  # seconds (service/postgres.py fails at once for as long after a failure, then tries again)
 
 
 def problem(status: int, title: str, detail: str, kind: str, **extra: Any) -> Response:
@@ -50,7 +50,6 @@ def install(app: Flask) -> None:
     @app.errorhandler(PersistenceError)
     def _store_unavailable(err: PersistenceError) -> Response:
         log.warning("event store error on %s %s: %s", request.method, request.path, err)
-        app.extensions["aegis.breaker"].failed()
         return store_unavailable()
 
     @app.errorhandler(HTTPException)

@@ -1,42 +1,93 @@
-"""PostgreSQL specifics of the service: its recorder, and one process at a time creating the tables.
+"""PostgreSQL specifics of the service: the library's recorders made to fail fast, and one process at a time
+creating the tables.
 
-The recorder is the library's own, retrying a failed statement once instead of ten times.
+Failing fast. ``eventsourcing`` retries every statement up to 10 times when the database does not answer,
+each attempt waiting up to ``POSTGRES_CONNECT_TIMEOUT`` for a connection: while PostgreSQL was away a
+request could hang for half a minute (the snapshot read alone took 20 s), and requests piled up behind it.
+Here the recorders (events and snapshots) retry a statement once, for a pooled connection the database
+dropped, and share a ``Breaker``: after a failure every statement fails at once for ``COOLDOWN`` seconds,
+then one is let through to try. The API answers 503 with ``Retry-After`` meanwhile; the client retries
+(commands with their ``Idempotency-Key``), and the service recovers by itself when the database is back.
+``service.settings`` chooses this factory (``FACTORY_TOPIC``) for ``PERSISTENCE_MODULE=eventsourcing.postgres``.
 
-``eventsourcing`` retries every statement up to 10 times when the database does not answer, each attempt
-waiting up to ``POSTGRES_CONNECT_TIMEOUT`` for a connection: a request could hang for half a minute in an
-outage. The service answers 503 with ``Retry-After`` instead, fast, and the client retries (commands with
-their ``Idempotency-Key``). One retry stays, for a pooled connection the database dropped (the pool then
-replaces it). Chosen by ``service.settings`` with the library's ``APPLICATION_RECORDER_TOPIC``.
-
-The library creates its tables (``CREATE TABLE IF NOT EXISTS``) when an application starts. PostgreSQL does
-not make that safe when several processes do it at once on a new database (a duplicate key in ``pg_type``):
-``aegis serve --workers 4`` or ``docker compose up`` then lost a worker and gunicorn stopped. ``creating``
-holds an advisory lock around the start of the store, so the processes create the tables one after the other.
+Creating the tables. The library creates them (``CREATE TABLE IF NOT EXISTS``) when an application starts.
+PostgreSQL does not make that safe when several processes do it at once on a new database (a duplicate key
+in ``pg_type``): ``aegis serve --workers 4`` or ``docker compose up`` then lost a worker and gunicorn
+stopped. ``creating`` holds an advisory lock around the start of the store, so the processes create the
+tables one after the other.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from eventsourcing.persistence import InterfaceError, OperationalError
-from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
 from eventsourcing.utils import retry
 
+from service.breaker import Breaker
+
 ATTEMPTS = 2
-RETRIED = ("insert_events", "select_events", "select_notifications", "max_notification_id")
-TOPIC = f"{__name__}:FailFastPostgresRecorder"
+COOLDOWN = 1.0  # seconds; the API's Retry-After says the same
+FACTORY_TOPIC = f"{__name__}:FailFastPostgresFactory"
+_DOWN = (InterfaceError, OperationalError)
 
 
-class FailFastPostgresRecorder(PostgresApplicationRecorder):
-    pass
+def _breaker(recorder: Any) -> Breaker:
+    """The breaker of the recorder's store (its datastore is shared by the events and the snapshots)."""
+    datastore = recorder.datastore
+    found = datastore.__dict__.get("aegis_breaker")
+    if found is None:
+        found = datastore.__dict__.setdefault("aegis_breaker", Breaker(COOLDOWN))
+    return found
 
 
-for _name in RETRIED:
-    _library = getattr(PostgresApplicationRecorder, _name)
-    _bounded = retry((InterfaceError, OperationalError), max_attempts=ATTEMPTS, wait=0.1)(_library.__wrapped__)
-    setattr(FailFastPostgresRecorder, _name, _bounded)
+def _fail_fast(library: Callable[..., Any]) -> Callable[..., Any]:
+    """The library's statement with one retry instead of ten, behind the store's breaker."""
+    bounded = retry(_DOWN, max_attempts=ATTEMPTS, wait=0.1)(library.__wrapped__)
+
+    @functools.wraps(library.__wrapped__)
+    def statement(self: Any, *args: Any, **kwargs: Any) -> Any:
+        breaker = _breaker(self)
+        if breaker.allow() is None:
+            raise OperationalError("PostgreSQL did not answer a moment ago; not trying again yet")
+        try:
+            result = bounded(self, *args, **kwargs)
+        except _DOWN:
+            breaker.failed()
+            raise
+        except Exception:
+            breaker.succeeded()  # the database answered (with a refusal, e.g. a concurrent save)
+            raise
+        breaker.succeeded()
+        return result
+
+    return statement
+
+
+class FailFastAggregateRecorder(PostgresAggregateRecorder):
+    """The snapshots."""
+
+    insert_events = _fail_fast(PostgresAggregateRecorder.insert_events)
+    select_events = _fail_fast(PostgresAggregateRecorder.select_events)
+
+
+class FailFastApplicationRecorder(PostgresApplicationRecorder):
+    """The events and their notification log."""
+
+    insert_events = _fail_fast(PostgresApplicationRecorder.insert_events)
+    select_events = _fail_fast(PostgresApplicationRecorder.select_events)
+    select_notifications = _fail_fast(PostgresApplicationRecorder.select_notifications)
+    max_notification_id = _fail_fast(PostgresApplicationRecorder.max_notification_id)
+
+
+class FailFastPostgresFactory(PostgresFactory):
+    aggregate_recorder_class = FailFastAggregateRecorder
+    application_recorder_class = FailFastApplicationRecorder
 
 
 LOCK_KEY = zlib.crc32(b"aegis: creating the tables")  # one advisory lock id for every Aegis process
@@ -46,7 +97,7 @@ LOCK_KEY = zlib.crc32(b"aegis: creating the tables")  # one advisory lock id for
 def creating(env: Mapping[str, str]) -> Iterator[None]:
     """Hold PostgreSQL's advisory lock while the store starts (and creates its tables), when ``env`` is a
     PostgreSQL store; otherwise do nothing."""
-    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+    if env.get("PERSISTENCE_MODULE") not in ("eventsourcing.postgres", FACTORY_TOPIC):
         yield
         return
     import psycopg

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from domain.everaegis.classic import CatalogError, ClassicCatalog, shipped, validate
 from domain.kernel.errors import MalformedCommand
+from service.postgres import FACTORY_TOPIC  # the library's PostgreSQL factory, failing fast
 
-RECORDER_TOPIC = "service.postgres:FailFastPostgresRecorder"
 SQLITE = "eventsourcing.sqlite"
 POSTGRES = "eventsourcing.postgres"
 
@@ -38,7 +38,9 @@ class Settings:
 
     @property
     def persistence(self) -> str:
-        return self.store_env["PERSISTENCE_MODULE"]
+        """The store as the user named it (``PERSISTENCE_MODULE``)."""
+        module = self.store_env["PERSISTENCE_MODULE"]
+        return POSTGRES if module == FACTORY_TOPIC else module
 
 
 def _number(env: Mapping[str, str], name: str, default: float, low: float) -> float:
@@ -58,8 +60,6 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = dict(os.environ if env is None else env)
     store = {k: v for k, v in env.items() if k.startswith(("PERSISTENCE_MODULE", "SQLITE_", "POSTGRES_", "AGGREGATE_CACHE"))}
-    if env.get("APPLICATION_RECORDER_TOPIC"):
-        store["APPLICATION_RECORDER_TOPIC"] = env["APPLICATION_RECORDER_TOPIC"]
     store.setdefault("PERSISTENCE_MODULE", SQLITE)
     if store["PERSISTENCE_MODULE"] in ("sqlite", "eventsourcing.sqlite"):
         store["PERSISTENCE_MODULE"] = SQLITE
@@ -75,10 +75,10 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         store.setdefault("POSTGRES_USER", env.get("USER", "postgres"))
         store.setdefault("POSTGRES_PASSWORD", "")
         # fail fast while PostgreSQL is away (503 + Retry-After; the pool reconnects by itself when it is
-        # back): wait at most this many seconds for a connection (the library's default is 30), and retry a
-        # statement once, not ten times (service/postgres.py)
+        # back): wait at most this many seconds for a connection (the library's default is 30), and use the
+        # library's recorders retrying a statement once, not ten times, behind a breaker (service/postgres.py)
         store.setdefault("POSTGRES_CONNECT_TIMEOUT", "2")
-        store.setdefault("APPLICATION_RECORDER_TOPIC", RECORDER_TOPIC)
+        store["PERSISTENCE_MODULE"] = FACTORY_TOPIC
     elif store["PERSISTENCE_MODULE"] not in ("eventsourcing.popo",):
         raise MalformedCommand(
             f"PERSISTENCE_MODULE {store['PERSISTENCE_MODULE']!r} is not supported; use {SQLITE}, {POSTGRES} or eventsourcing.popo"
