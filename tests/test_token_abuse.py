@@ -100,3 +100,27 @@ def _legal(body: str) -> list[dict] | None:
         return None
     legal = data.get("legal") if isinstance(data, dict) else None
     return [c for c in legal if isinstance(c, dict)] if isinstance(legal, list) else None
+
+
+def test_a_token_of_one_game_opens_nothing_in_another(sqlite_app):
+    """Tokens are per game: game A's seat and host tokens are refused (401) everywhere in game B, and B's own
+    seats are not disturbed."""
+    api = Api(sqlite_app.test_client())
+    a, host_a, tokens_a = api.new_game(["human", "human", "random"], seed="game-a", reaction_seconds=0)
+    b, host_b, tokens_b = api.new_game(["human", "human", "random"], seed="game-b", reaction_seconds=0)
+    assert api.c.post(f"/api/games/{b}/start", headers=api.auth(host_a)).status_code == 401
+    api.start(a, host_a)
+    api.start(b, host_b)
+    for token in [*tokens_a.values(), host_a]:
+        headers = api.auth(token)
+        for path in ("view", "events", "stream"):
+            r = api.c.get(f"/api/games/{b}/{path}", headers=headers)
+            assert r.status_code == 401, (path, r.status_code)
+            assert token not in r.get_data(as_text=True)
+        views_b = [api.view(b, t) for t in tokens_b.values()]
+        commands = [o["command"] for v in views_b for p in v["prompts"] for o in p["options"]]
+        assert commands, "someone in game B has something to do"
+        for command in commands:
+            r = api.post(b, token, command)
+            assert r.status_code == 401 and r.mimetype == "application/problem+json"
+    assert api.view(b)["seq"] == views_b[0]["seq"]  # nothing was stored in B
