@@ -145,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every benchmark suite (the default), or one, and print its table. Each writes JSON with the "
         "machine's description to benchmarks/results/; --docs also writes docs/performance.md and its plot. The store, "
         "load and projections suites use the PostgreSQL at 127.0.0.1:5432 (database test) and projections the Redis at "
-        "127.0.0.1:6379; every suite on a 2-core machine takes about 5 minutes.",
+        "127.0.0.1:6379; every suite takes about 3 minutes on a 2-core machine.",
     )
     bench.add_argument(
         "suite",
