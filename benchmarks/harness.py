@@ -143,6 +143,19 @@ def postgres_schema(prefix: str = "aegis_load_") -> Iterator[dict[str, str]]:
         conn.close()
 
 
+@contextlib.contextmanager
+def projection_worker(env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
+    """``aegis project`` in a process of its own (the views in Redis), stopped afterwards."""
+    proc = subprocess.Popen(
+        aegis_command("project"), env={**clean_env(), **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 class RedisServer:
     """A ``redis-server`` of its own on a free port, without persistence, that can be killed and restarted."""
 

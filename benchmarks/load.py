@@ -17,12 +17,11 @@ import contextlib
 import os
 import resource
 import secrets
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import Service, aegis_command, clean_env, postgres_schema
+from benchmarks.harness import Service, postgres_schema, projection_worker
 from benchmarks.loadgen import Http, Load, Record, percentile, run_load
 
 WORKERS = 4
@@ -91,10 +90,7 @@ def _setup(stack: contextlib.ExitStack, tmp: Path) -> tuple[dict[str, str], str,
     prefix = f"aegis-bench-{secrets.token_hex(3)}:"
     env = {**env, "REDIS_URL": redis_url, "AEGIS_REDIS_PREFIX": prefix, "AEGIS_PROJECTOR": "worker"}
     stack.callback(lambda: RedisViewStore(redis_url, prefix).clear())
-    worker = subprocess.Popen(
-        aegis_command("project"), env={**clean_env(), **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    stack.callback(lambda: (worker.terminate(), worker.wait(timeout=30)))
+    worker = stack.enter_context(projection_worker(env))
     return env, setup + ", views in Redis kept by one aegis project worker", [worker.pid]
 
 

@@ -8,167 +8,126 @@ spectator view showing its seq and (b) its arrival on the stream from the other 
 Rebuild: every view rebuilt from the stored events into a fresh Redis prefix, against reading the same
 events without projecting them, in the same run.
 
-Servers: ``POSTGRES_HOST``/``POSTGRES_PORT``/``POSTGRES_DBNAME``/``POSTGRES_USER`` (default 127.0.0.1,
-5432, test, postgres; a schema of its own is made and dropped) and ``REDIS_URL`` (default
-redis://127.0.0.1:6379/15; a key prefix of its own is used and removed).
+Servers: the PostgreSQL at 127.0.0.1:5432, database ``test`` (a schema of its own is made and dropped), and
+``REDIS_URL`` (default redis://127.0.0.1:6379/15; a key prefix of its own is used and removed).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import secrets
-import subprocess
-import sys
+import tempfile
 import threading
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import free_port
+from benchmarks.harness import Service, postgres_schema, projection_worker
 from benchmarks.loadgen import percentile
-
-ROOT = Path(__file__).resolve().parents[1]
+from projections.store import RedisViewStore
+from projections.views import view_key
+from projections.worker import read_only, rebuild
+from service.games import GameService
+from service.settings import load
 
 
 def projections(events_wanted: int = 1000) -> dict[str, Any]:
-    import psycopg
-
-    from projections.store import RedisViewStore
-    from projections.views import view_key
-    from projections.worker import read_only, rebuild
-    from service.games import GameService
-    from service.settings import load
-
-    pg = {
-        "host": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
-        "port": int(os.environ.get("POSTGRES_PORT", "5432")),
-        "dbname": os.environ.get("POSTGRES_DBNAME", "test"),
-        "user": os.environ.get("POSTGRES_USER", "postgres"),
-    }
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
-    schema = "aegis_bench_" + secrets.token_hex(3)
     prefix = f"aegis-bench-{secrets.token_hex(3)}:"
-    admin = psycopg.connect(**pg, autocommit=True)
-    admin.execute(f"CREATE SCHEMA {schema}")
-    env = {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
-        "POSTGRES_HOST": pg["host"],
-        "POSTGRES_PORT": str(pg["port"]),
-        "POSTGRES_DBNAME": pg["dbname"],
-        "POSTGRES_USER": pg["user"],
-        "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
-        "POSTGRES_SCHEMA": schema,
-        "REDIS_URL": redis_url,
-        "AEGIS_REDIS_PREFIX": prefix,
-        "AEGIS_PROJECTOR": "worker",
-        "AEGIS_SSE_KEEPALIVE": "1",
-    }
-    child_env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "AEGIS_"))},
-        **env,
-        "PYTHONPATH": str(ROOT),
-    }
-    port = free_port()
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "project"], env=child_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        ),
-        subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
-            env=child_env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        ),
-    ]
-    service = GameService(load(env))
-    views = RedisViewStore(redis_url, prefix)
-    fresh = RedisViewStore(redis_url, f"aegis-bench-fresh-{secrets.token_hex(3)}:")
-    try:
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(400):
-            try:
-                urllib.request.urlopen(url + "/readyz", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        saved: dict[tuple[str, int], float] = {}
-        in_view: dict[tuple[str, int], float] = {}
-        on_stream: dict[tuple[str, int], float] = {}
-        rng = random.Random(1)
-        games = 0
-        while len(saved) < events_wanted:
-            gid, host = service.create_game({"seats": 4, "reaction_seconds": 0, "seed": f"bench-{games}"})
-            games += 1
-            tokens = [service.take_seat(gid, name=f"p{i}", bot=None)[1] for i in range(4)]
-            service.start(gid, host)
-            g = str(gid)
-            stop = threading.Event()
-            ready = threading.Event()
-            threads = [
-                threading.Thread(target=_read_stream, args=(url, g, on_stream, stop, ready), daemon=True),
-                threading.Thread(target=_poll_view, args=(views, view_key(g, "spectator"), g, in_view, stop), daemon=True),
-            ]
-            for t in threads:
-                t.start()
-            ready.wait(10)
-            moves = 0
-            while moves < 400:
-                view = service.view(gid, None)
-                if view["status"] != "active":
-                    break
-                moved = False
-                for token in tokens:
-                    prompts = [p for p in service.view(gid, token)["prompts"] if not p["free"]]
-                    if prompts:
-                        _, events, _ = service.submit(gid, token, rng.choice(prompts[0]["options"])["command"])
-                        now = time.perf_counter()
-                        for e in events:
-                            saved[(g, e["seq"])] = now
-                        moves += 1
-                        moved = True
-                        time.sleep(0.002)
-                        break
-                if not moved:
-                    break
-            time.sleep(0.5)
-            stop.set()
-            for t in threads:
-                t.join(timeout=5)
-        view_lags = [in_view[k] - t for k, t in saved.items() if k in in_view]
-        stream_lags = [on_stream[k] - t for k, t in saved.items() if k in on_stream]
-        rebuilt = rebuild(service.store, fresh)
-        floor = read_only(service.store)
-        return {
-            "suite": "projections",
-            "games": games,
-            "events": len(saved),
-            "redis_view_lag_ms": {
-                "n": len(view_lags),
-                "p50": percentile(view_lags, 50) * 1000,
-                "p99": percentile(view_lags, 99) * 1000,
-            },
-            "sse_other_process_lag_ms": {
-                "n": len(stream_lags),
-                "p50": percentile(stream_lags, 50) * 1000,
-                "p99": percentile(stream_lags, 99) * 1000,
-            },
-            "rebuild_events_per_s": rebuilt["events_per_s"],
-            "read_only_events_per_s": floor["events_per_s"],
-            "rebuild_costs_x_reading": rebuilt["seconds"] / floor["seconds"] if floor["seconds"] else 0.0,
-            "stored_events": rebuilt["events"],
+    with contextlib.ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        env = {
+            **stack.enter_context(postgres_schema("aegis_bench_")),
+            "REDIS_URL": redis_url,
+            "AEGIS_REDIS_PREFIX": prefix,
+            "AEGIS_PROJECTOR": "worker",
+            "AEGIS_SSE_KEEPALIVE": "1",
         }
-    finally:
-        for p in procs:
-            p.terminate()
-            p.wait(timeout=10)
-        service.close()
-        views.clear()
-        fresh.clear()
-        admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        admin.close()
+        stack.enter_context(projection_worker(env))
+        server = Service(env, tmp / "serve.log", workers=0)
+        server.start()
+        stack.callback(server.stop)
+        service = GameService(load(env))
+        stack.callback(service.close)
+        views = RedisViewStore(redis_url, prefix)
+        stack.callback(views.clear)
+        fresh = RedisViewStore(redis_url, f"aegis-bench-fresh-{secrets.token_hex(3)}:")
+        stack.callback(fresh.clear)
+        return _measure(events_wanted, service, server.url, views, fresh)
+
+
+def _measure(events_wanted: int, service: GameService, url: str, views: RedisViewStore, fresh: RedisViewStore) -> dict[str, Any]:
+    """Save commands here; time each event to the worker's Redis view and to the other process's stream."""
+    saved: dict[tuple[str, int], float] = {}
+    in_view: dict[tuple[str, int], float] = {}
+    on_stream: dict[tuple[str, int], float] = {}
+    rng = random.Random(1)
+    games = 0
+    while len(saved) < events_wanted:
+        gid, host = service.create_game({"seats": 4, "reaction_seconds": 0, "seed": f"bench-{games}"})
+        games += 1
+        tokens = [service.take_seat(gid, name=f"p{i}", bot=None)[1] for i in range(4)]
+        service.start(gid, host)
+        g = str(gid)
+        stop = threading.Event()
+        ready = threading.Event()
+        threads = [
+            threading.Thread(target=_read_stream, args=(url, g, on_stream, stop, ready), daemon=True),
+            threading.Thread(target=_poll_view, args=(views, view_key(g, "spectator"), g, in_view, stop), daemon=True),
+        ]
+        for t in threads:
+            t.start()
+        ready.wait(10)
+        moves = 0
+        while moves < 400:
+            view = service.view(gid, None)
+            if view["status"] != "active":
+                break
+            moved = False
+            for token in tokens:
+                prompts = [p for p in service.view(gid, token)["prompts"] if not p["free"]]
+                if prompts:
+                    _, events, _ = service.submit(gid, token, rng.choice(prompts[0]["options"])["command"])
+                    now = time.perf_counter()
+                    for e in events:
+                        saved[(g, e["seq"])] = now
+                    moves += 1
+                    moved = True
+                    time.sleep(0.002)
+                    break
+            if not moved:
+                break
+        time.sleep(0.5)
+        stop.set()
+        for t in threads:
+            t.join(timeout=5)
+    view_lags = [in_view[k] - t for k, t in saved.items() if k in in_view]
+    stream_lags = [on_stream[k] - t for k, t in saved.items() if k in on_stream]
+    rebuilt = rebuild(service.store, fresh)
+    floor = read_only(service.store)
+    return {
+        "suite": "projections",
+        "games": games,
+        "events": len(saved),
+        "redis_view_lag_ms": {
+            "n": len(view_lags),
+            "p50": percentile(view_lags, 50) * 1000,
+            "p99": percentile(view_lags, 99) * 1000,
+        },
+        "sse_other_process_lag_ms": {
+            "n": len(stream_lags),
+            "p50": percentile(stream_lags, 50) * 1000,
+            "p99": percentile(stream_lags, 99) * 1000,
+        },
+        "rebuild_events_per_s": rebuilt["events_per_s"],
+        "read_only_events_per_s": floor["events_per_s"],
+        "rebuild_costs_x_reading": rebuilt["seconds"] / floor["seconds"] if floor["seconds"] else 0.0,
+        "stored_events": rebuilt["events"],
+    }
 
 
 def _read_stream(url: str, gid: str, arrivals: dict, stop: threading.Event, ready: threading.Event) -> None:
