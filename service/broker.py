@@ -22,6 +22,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 CHANNEL = "aegis:game:{}"
+WARN_EVERY = 10.0  # seconds between warnings while Redis does not take notices
 _REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
@@ -135,12 +136,18 @@ class RedisBroker:
         import redis
 
         self.redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self.unpublished = 0  # notices Redis did not take
+        self._warned = -WARN_EVERY
 
     def publish(self, game_id: str, seq: int) -> None:
         try:
             self.redis.publish(CHANNEL.format(game_id), json.dumps({"seq": seq}))
         except Exception as err:  # Redis down: the command stands; streams catch up later
-            log.warning("could not publish game %s seq %s: %s", game_id, seq, err)
+            self.unpublished += 1
+            now = time.monotonic()
+            if now - self._warned >= WARN_EVERY:  # one line per WARN_EVERY seconds of an outage, not per command
+                log.warning("could not publish notices (%s so far; streams read the store meanwhile): %s", self.unpublished, err)
+                self._warned = now
 
     @contextmanager
     def listen(self, game_id: str) -> Iterator[_RedisListener]:
