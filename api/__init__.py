@@ -70,5 +70,13 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     return app
 
 
+def close_app(app: Flask) -> None:
+    """Stop the app's background threads (deadlines, in-process projections) and close its store."""
+    app.extensions["aegis.deadlines"].stop()
+    if app.extensions["aegis.worker"] is not None:
+        app.extensions["aegis.worker"].stop()
+    app.extensions["aegis"].close()
+
+
 def _json(data: Any, status: int = 200) -> Response:
     return Response(json.dumps(data), status=status, mimetype="application/json")

@@ -141,6 +141,7 @@ def load(games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | 
         print(f"  load: then {LIGHT} games one at a time (light load)", flush=True)
         light = _summary([run_load(service.url, 1, seats=seats, seed=f"bench-light-{i}") for i in range(LIGHT)])
     main = _summary([run])
+    alone = _latency(baseline)
     samples = main.pop("_samples")
     light.pop("_samples")
     result = {
@@ -151,8 +152,8 @@ def load(games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | 
         "seats": seats,
         **main,
         "light": light,
-        "baseline_healthz_latency": _latency(baseline),
-        "command_p50_x_healthz_p50": main["command_latency"]["p50_ms"] / _latency(baseline)["p50_ms"] if baseline else 0.0,
+        "baseline_healthz_latency": alone,
+        "command_p50_x_healthz_p50": main["command_latency"]["p50_ms"] / alone["p50_ms"] if baseline else 0.0,
         "server_cpu_s": server_cpu,
         "bots_cpu_s": client_cpu,
     }

@@ -131,16 +131,14 @@ def _raw(path: Path, batches: list[list[list[dict[str, Any]]]]) -> float:
 
 
 def _service(env: dict[str, str], games: int, seats: int) -> tuple[float, int, list[list[list[dict[str, Any]]]]]:
-    from api import create_app
+    from api import close_app, create_app
     from service.settings import load
 
     app = create_app(load(env))
     try:
         return _play(app, games, seats, seed=1)
     finally:
-        app.extensions["aegis.deadlines"].stop()
-        app.extensions["aegis.worker"].stop()
-        app.extensions["aegis"].close()
+        close_app(app)
 
 
 def _row(store: str, commands: int, t_service: float, t_bare: float) -> dict[str, Any]:

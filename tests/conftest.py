@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
+from api import close_app
 from benchmarks.harness import postgres_schema
+
+__all__ = ["close_app", "make_app", "need_server", "pg_schema"]
 
 
 def need_server(what: str, error: Exception) -> None:
@@ -61,13 +64,6 @@ def make_app(env: dict[str, str], **settings: str) -> Any:
     from service.settings import load
 
     return create_app(load({**env, **settings}))
-
-
-def close_app(app: Any) -> None:
-    app.extensions["aegis.deadlines"].stop()
-    if app.extensions["aegis.worker"] is not None:
-        app.extensions["aegis.worker"].stop()
-    app.extensions["aegis"].close()
 
 
 @pytest.fixture
