@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.everaegis.cards import reveal
 from domain.everaegis.classic import ClassicCatalog
 from domain.everaegis.config import make_config
+from domain.everaegis.context import Ctx
 from domain.everaegis.decide import decide, start
 from domain.everaegis.evolve import apply, fold
-from domain.everaegis.flow import Need, waiting
+from domain.everaegis.flow import Need, advance, waiting
 from domain.everaegis.prompts import legal_commands, prompts
 from domain.everaegis.redaction import view
 from domain.everaegis.state import GameState
@@ -53,6 +55,16 @@ class Table:
             apply(self.state, e)
         self.events.extend(new)
         return new
+
+    def reveal_now(self, seat: int, name: str) -> list[Event]:
+        """Reveal the seat's card ``name`` at once, outside any command (as an effect would), and let the game go
+        on from there (its triggers run); the new events are kept and returned."""
+        ctx = Ctx(self.state.clone())
+        reveal(ctx, seat, ctx.state.players[seat].card(self.card(seat, name)), full=True, reason="test")
+        advance(ctx)
+        self.state = ctx.state
+        self.events.extend(ctx.events)
+        return list(ctx.events)
 
     def declare(self, seat: int, action: str, **plan: Any) -> list[Event]:
         return self.play({"type": "declare", "seat": seat, "action": action, **plan})

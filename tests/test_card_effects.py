@@ -49,12 +49,23 @@ def _raw() -> dict:
     return json.loads(resources.files("domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
 
 
+def stub(data: dict, section: str, name: str, text: str, **fields) -> dict:
+    """Give the entry ``name`` of ``data[section]`` a full TEST STUB text and ``fields`` (its effect...)."""
+    entry = next(e for e in data[section] if e["name"] == name)
+    entry.update(text_known="full", printed_text=STUB + text, **fields)
+    return entry
+
+
+def stub_estate(data: dict, name: str) -> dict:
+    """The estate ``name`` with its stub of ``EFFECTS``."""
+    kind, text, effect = EFFECTS[name]
+    return stub(data, "estates", name, text, type=kind, effect=copy.deepcopy(effect))
+
+
 def stub_catalog():
     data = _raw()
-    for e in data["estates"]:
-        if e["name"] in EFFECTS:
-            kind, text, effect = EFFECTS[e["name"]]
-            e.update(type=kind, text_known="full", printed_text=STUB + text, effect=effect)
+    for name in EFFECTS:
+        stub_estate(data, name)
     return validate(data, against=shipped())
 
 
@@ -69,17 +80,8 @@ def classic_table(seats, rig, catalog=None, **kw):
 
 
 def table(rig, seats=5, **kw):
-    rig = {"deck": ["Barracks", "Mason", "Library", "Temple"], **rig}
-    return Table(
-        seats,
-        variants="classic",
-        rig=rig,
-        options={"plain_unknown": 1},
-        selection="simpleton",
-        catalog=stub_catalog(),
-        names=NAMES[:seats],
-        **kw,
-    )
+    """``classic_table`` on the stub estates, with a deck unless ``rig`` gives one."""
+    return classic_table(seats, {"deck": ["Barracks", "Mason", "Library", "Temple"], **rig}, stub_catalog(), **kw)
 
 
 def end_turn_with_recruit(t, seat):
@@ -88,21 +90,11 @@ def end_turn_with_recruit(t, seat):
 
 def test_r92_a_trigger_estate_runs_once_when_revealed_and_a_plain_one_does_nothing():
     t = table({"hands": {"0": ["Harbor", "Temple"], "1": ["Archaeologist"]}, "first_player": 0, "soldiers": {"0": 1}})
-    harbor = t.card(0, "Harbor")
-    from domain.everaegis.cards import reveal
-    from domain.everaegis.context import Ctx
-    from domain.everaegis.flow import advance
-
-    ctx = Ctx(t.state.clone())
-    reveal(ctx, 0, t.state.players[0].card(harbor), full=True, reason="test")
-    advance(ctx)
-    types = [e.TYPE for e in ctx.events]
+    plain = table({"hands": {"0": ["Harbor", "Temple"], "1": ["Archaeologist"]}, "first_player": 0, "soldiers": {"0": 1}})
+    types = [e.TYPE for e in t.reveal_now(0, "Harbor")]
     assert types[:2] == ["CardRevealed", "EffectQueued"] and "EffectEnded" in types
-    assert ctx.state.players[0].soldiers == 3 and not ctx.state.effects
-    plain = Ctx(t.state.clone())
-    reveal(plain, 1, t.state.players[1].card(t.card(1, "Archaeologist")), full=True, reason="test")
-    advance(plain)
-    assert [e.TYPE for e in plain.events] == ["CardRevealed"]  # A54: plain, no effect
+    assert t.state.players[0].soldiers == 3 and not t.state.effects
+    assert [e.TYPE for e in plain.reveal_now(1, "Archaeologist")] == ["CardRevealed"]  # A54: plain, no effect
 
 
 def test_e18_while_a_chapel_is_revealed_and_possessed_nobody_can_go_to_war():
@@ -212,9 +204,8 @@ def test_r131_when_several_effects_wait_the_current_player_orders_them_not_their
 )
 def test_a_catalog_effect_outside_the_vocabulary_is_refused_naming_the_entry(change, message):
     data = _raw()
-    i, entry = next((i, e) for i, e in enumerate(data["estates"]) if e["name"] == "Harbor")
-    kind, text, effect = EFFECTS["Harbor"]
-    entry.update(type=kind, text_known="full", printed_text=STUB + text, effect=copy.deepcopy(effect))
+    entry = stub_estate(data, "Harbor")
+    i = data["estates"].index(entry)
     change(entry)
     with pytest.raises(CatalogError) as err:
         validate(data, against=shipped())
@@ -330,14 +321,7 @@ def test_e17_a_revealed_pyramid_gives_a_player_one_of_its_items_from_the_reserve
         "items": {"0": ["ANKH", "ANKH", "ANKH"], "4": ["SCARAB"]},
     }
     t = table(rig)
-    from domain.everaegis.cards import reveal
-    from domain.everaegis.context import Ctx
-    from domain.everaegis.flow import advance
-
-    ctx = Ctx(t.state.clone())
-    reveal(ctx, 2, t.state.players[2].card(t.card(2, "Pyramid")), full=True, reason="test")
-    advance(ctx)
-    t.state, t.events = ctx.state, t.events + ctx.events
+    t.reveal_now(2, "Pyramid")
     prompt = t.prompts(2)[0]
     assert prompt.kind == "effect_choice" and "any player" in prompt.text  # Sally picks the player first
     t.play({"type": "effect_choice", "seat": 2, "choice": 3})  # Peter
@@ -349,6 +333,7 @@ def test_e17_a_revealed_pyramid_gives_a_player_one_of_its_items_from_the_reserve
     assert t.state.items_of(3) == ["ANKH"] and t.state.items_of(0) == ["ANKH", "ANKH"]
     assert t.of("EffectEnded")[-1].source == "Pyramid"
     # R106: the SCARAB (one piece) given to its own holder is no gain at all
+    from domain.everaegis.context import Ctx
     from domain.everaegis.effects import gain_item
 
     again = Ctx(t.state.clone())
@@ -454,20 +439,12 @@ def test_r109_a_sanction_step_puts_a_sanction_on_an_action_the_possessor_picks()
     from tests.helpers import Table as T
 
     data = _raw()
-    entry = next(e for e in data["estates"] if e["name"] == "Cellar")
     effect = {"when": "revealed", "steps": [{"step": "sanction", "who": "an opponent"}]}
-    entry.update(type="trigger", text_known="full", printed_text=STUB + "SANCTION an opponent's action", effect=effect)
+    stub(data, "estates", "Cellar", "SANCTION an opponent's action", type="trigger", effect=effect)
     catalog = validate(data, against=shipped())
     rig = {"deck": ["Barracks", "Mason"], "hands": {"0": ["Cellar", "Temple"]}, "first_player": 0, "sanctions": {"2": ["war"]}}
     t = T(3, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", catalog=catalog)
-    from domain.everaegis.cards import reveal
-    from domain.everaegis.context import Ctx
-    from domain.everaegis.flow import advance
-
-    ctx = Ctx(t.state.clone())
-    reveal(ctx, 0, t.state.players[0].card(t.card(0, "Cellar")), full=True, reason="test")
-    advance(ctx)
-    t.state, t.events = ctx.state, t.events + ctx.events
+    t.reveal_now(0, "Cellar")
     t.play({"type": "effect_choice", "seat": 0, "choice": 2})
     actions = [o.command["choice"] for o in t.prompts(0)[0].options]
     assert "war" not in actions and len(actions) == 7  # one SANCTION per action (A19)
@@ -481,11 +458,8 @@ def test_e15_a_trigger_and_a_leaders_ability_happen_at_once_and_the_current_play
     chooses which resolves first; neither Jeff nor Peter does (R131). Also: a leader a catalog gives in full,
     with every text written as an effect, is played (not plain)."""
     data = _raw()
-    blacksmith = next(e for e in data["estates"] if e["name"] == "Blacksmith")
     gain = {"step": "gain_soldiers", "who": "self", "amount": 1}
-    blacksmith.update(
-        type="trigger", text_known="full", printed_text=STUB + "gain a soldier", effect={"when": "revealed", "steps": [gain]}
-    )
+    stub(data, "estates", "Blacksmith", "gain a soldier", type="trigger", effect={"when": "revealed", "steps": [gain]})
     catriona = next(e for e in data["leaders"] if e["name"] == "Archdruid Catriona")
     catriona.update(
         text_known="full",
@@ -509,14 +483,7 @@ def test_e15_a_trigger_and_a_leaders_ability_happen_at_once_and_the_current_play
         4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="freeform", catalog=catalog, names=NAMES[:4]
     )
     assert t.view(SPECTATOR)["players"][peter]["leader_plain"] is False
-    from domain.everaegis.cards import reveal
-    from domain.everaegis.context import Ctx
-    from domain.everaegis.flow import advance
-
-    ctx = Ctx(t.state.clone())
-    reveal(ctx, jeff, t.state.players[jeff].card(t.card(jeff, "Blacksmith")), full=True, reason="test")
-    advance(ctx)
-    t.state, t.events = ctx.state, t.events + ctx.events
+    t.reveal_now(jeff, "Blacksmith")
     assert sorted(e.source for e in t.of("EffectQueued")) == ["Archdruid Catriona's STUB", "Blacksmith"]
     assert [(n.seat, n.kind) for n in t.waiting()] == [(sally, "effect_order")]
     first = next(p.id for p in t.state.effects if p.source == "Archdruid Catriona's STUB")
@@ -531,12 +498,9 @@ def test_e15_a_trigger_and_a_leaders_ability_happen_at_once_and_the_current_play
 def sword_catalog(chapel: bool = False):
     data = _raw()
     if chapel:
-        entry = next(e for e in data["estates"] if e["name"] == "Chapel")
-        kind, text, effect = EFFECTS["Chapel"]
-        entry.update(type=kind, text_known="full", printed_text=STUB + text, effect=effect)
-    sword = next(e for e in data["items"] if e["name"] == "SWORD")
+        stub_estate(data, "Chapel")
     effect = {"when": "end", "steps": [{"step": "war", "who": "an opponent"}]}
-    sword.update(text_known="full", printed_text=STUB + "go to war at the end of your turn", effect=effect)
+    stub(data, "items", "SWORD", "go to war at the end of your turn", effect=effect)
     return validate(data, against=shipped())
 
 
@@ -587,16 +551,16 @@ def test_an_effects_war_does_not_end_the_action_phase_and_a_chapel_forbids_it():
 
 def caltrops_catalog():
     data = _raw()
-    caltrops = next(e for e in data["items"] if e["name"] == "CALTROPS")
     effect = {"when": "draw", "steps": [{"step": "stop_draw"}]}
-    caltrops.update(text_known="full", printed_text=STUB + "the player gains no card this Draw Phase", effect=effect)
+    stub(data, "items", "CALTROPS", "the player gains no card this Draw Phase", effect=effect)
     return validate(data, against=shipped())
 
 
-def caltrops_table(mobs=None):
+def caltrops_table(holder=0, mobs=None):
+    """Fred, Jeff and Sally; Fred plays first with a Temple; ``holder`` has the CALTROPS."""
     names = ["Fred", "Jeff", "Sally"]
-    rig = {"deck": ["Barracks", "Mason", "Library"], "hands": {"0": ["Temple"]}, "first_player": 0, "items": {"0": ["CALTROPS"]}}
-    return classic_table(3, rig, caltrops_catalog(), names=names, mobs=mobs)
+    rig = {"deck": ["Barracks", "Mason", "Library"], "hands": {"0": ["Temple"]}, "first_player": 0}
+    return classic_table(3, {**rig, "items": {str(holder): ["CALTROPS"]}}, caltrops_catalog(), names=names, mobs=mobs)
 
 
 def test_e21_the_caltrops_are_used_in_another_players_draw_phase_without_waiting_for_a_turn_to_end():
@@ -616,9 +580,7 @@ def test_e21_the_caltrops_are_used_in_another_players_draw_phase_without_waiting
 
 
 def test_e27_a_mob_uses_the_caltrops_automatically_on_the_next_player_with_a_draw_phase():
-    names = ["Fred", "Jeff", "Sally"]
-    rig = {"deck": ["Barracks", "Mason", "Library"], "hands": {"0": ["Temple"]}, "first_player": 0, "items": {"2": ["CALTROPS"]}}
-    t = classic_table(3, rig, caltrops_catalog(), names=names, mobs=[2])
+    t = caltrops_table(holder=2, mobs=[2])
     # the first Draw Phase to come is Fred's, at once: the mob uses it there (R178), and Fred gains nothing
     stopped = t.of("DrawStopped")
     assert stopped and (stopped[0].seat, stopped[0].by) == (0, 2) and t.unrevealed(0) == ["Temple"]
@@ -627,9 +589,8 @@ def test_e27_a_mob_uses_the_caltrops_automatically_on_the_next_player_with_a_dra
 
 def shield_catalog():
     data = _raw()
-    shield = next(e for e in data["items"] if e["name"] == "SHIELD")
     effect = {"when": "while held", "steps": [{"step": "keep_soldiers"}]}
-    shield.update(text_known="full", printed_text=STUB + "you may choose not to lose soldiers", effect=effect)
+    stub(data, "items", "SHIELD", "you may choose not to lose soldiers", effect=effect)
     return validate(data, against=shipped())
 
 

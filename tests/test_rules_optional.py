@@ -347,9 +347,6 @@ def test_r160_the_token_stays_while_the_card_is_revealed_again():
 
 def test_r160_an_estate_effect_that_unreveals_a_card_places_a_tree_token_on_an_estate():
     """Classic (test-stub Tailor, E5): an effect unreveals a revealed estate card; its token is a tree token."""
-    from domain.everaegis.cards import reveal
-    from domain.everaegis.context import Ctx
-    from domain.everaegis.flow import advance
     from tests.test_card_effects import stub_catalog
 
     rig = {
@@ -359,10 +356,7 @@ def test_r160_an_estate_effect_that_unreveals_a_card_places_a_tree_token_on_an_e
     }
     options = {"plain_unknown": 1, **DISCOVERY}
     t = Table(4, variants="classic", rig=rig, options=options, selection="simpleton", catalog=stub_catalog())
-    ctx = Ctx(t.state.clone())
-    reveal(ctx, 0, t.state.players[0].card(t.card(0, "Tailor")), full=True, reason="test")
-    advance(ctx)
-    t.state, t.events = ctx.state, t.events + ctx.events
+    t.reveal_now(0, "Tailor")
     catapult = t.card(3, "Catapult")
     t.play({"type": "effect_choice", "seat": 0, "choice": catapult})
     token = t.of("DiscoveryTokenPlaced")[-1]

@@ -187,9 +187,6 @@ def test_r138_r172_artificers_gifts_go_to_opponents_so_never_to_an_ally():
 
 def test_r138_an_estate_that_hits_each_opponent_leaves_allies_out():
     """The test catalog's stub Orchard ("each opponent reveals 1 card", tests/test_card_effects.py)."""
-    from domain.everaegis.cards import reveal
-    from domain.everaegis.context import Ctx
-    from domain.everaegis.flow import advance
     from tests.test_card_effects import stub_catalog
 
     hands = {"0": ["Orchard"], **{str(s): ["Temple"] for s in range(1, 5)}}
@@ -201,10 +198,7 @@ def test_r138_an_estate_that_hits_each_opponent_leaves_allies_out():
         selection="simpleton",
         catalog=stub_catalog(),
     )
-    ctx = Ctx(t.state.clone())
-    reveal(ctx, 0, ctx.state.players[0].card(t.card(0, "Orchard")), full=True, reason="test")
-    advance(ctx)
-    shown = [e.seat for e in ctx.events if e.TYPE == "CardRevealed" and e.seat != 0]
+    shown = [e.seat for e in t.reveal_now(0, "Orchard") if e.TYPE == "CardRevealed" and e.seat != 0]
     assert shown == [2, 3]
 
 
