@@ -386,9 +386,15 @@ def _item_gained(s: GameState, e: ev.ItemGained) -> None:
             by[e.source] -= 1
             if not by[e.source]:
                 del by[e.source]
-        by[e.seat] = by.get(e.seat, 0) + 1
-        fresh = s.fresh.setdefault(e.item, {})
-        fresh[e.seat] = fresh.get(e.seat, 0) + 1  # R103: not usable on the turn it was received
+        _receive_item(s, e.item, e.seat)
+
+
+def _receive_item(s: GameState, item: str, seat: int) -> None:
+    """A Classic item joins the seat's; not usable on the turn it was received (R103)."""
+    by = s.held.setdefault(item, {})
+    by[seat] = by.get(seat, 0) + 1
+    fresh = s.fresh.setdefault(item, {})
+    fresh[seat] = fresh.get(seat, 0) + 1
 
 
 @_on(ev.ItemNotGained)
@@ -537,11 +543,17 @@ def _guard_held(s: GameState, e: ev.GuardHeld) -> None:
 
 @_on(ev.ActionThwarted)
 def _action_thwarted(s: GameState, e: ev.ActionThwarted) -> None:
+    s.challenge = None
+    _action_over(s)
+
+
+def _action_over(s: GameState) -> None:
+    """The declared action is over, and so is the Action Phase (R73), unless an effect started the action (a
+    war an effect started is not the turn's action)."""
     from_effect = s.act is not None and s.act.from_effect
     s.act = None
-    s.challenge = None
     if not from_effect:
-        s.action_done = True  # R73: the Action Phase is over
+        s.action_done = True
 
 
 @_on(ev.ActionResolving)
@@ -578,10 +590,7 @@ def _resolving(s: GameState, e: ev.ActionResolving) -> None:
 
 @_on(ev.ActionCompleted)
 def _completed(s: GameState, e: ev.ActionCompleted) -> None:
-    from_effect = s.act is not None and s.act.from_effect
-    s.act = None
-    if not from_effect:  # a war an effect started is not the turn's action
-        s.action_done = True
+    _action_over(s)
 
 
 # ----- war -----
@@ -778,10 +787,7 @@ def _artificer_gave(s: GameState, e: ev.ArtificerGave) -> None:
     if e.item == "WALL":
         s.wall = e.to
     else:
-        by = s.held.setdefault(e.item, {})
-        by[e.to] = by.get(e.to, 0) + 1
-        fresh = s.fresh.setdefault(e.item, {})
-        fresh[e.to] = fresh.get(e.to, 0) + 1  # usable once the first turn has ended (R103)
+        _receive_item(s, e.item, e.to)  # usable once the first turn has ended (R103)
     s.gifting = [*s.gifting[1:], e.seat]
 
 
