@@ -93,12 +93,15 @@ def start(
     rig: dict[str, Any] | None = None,
     catalog: ClassicCatalog | None = None,
     components: dict[str, Any] | None = None,
+    commitment: str | None = None,
 ) -> list[Event]:
     """The events that begin a game: ``GameStarted`` (with the seed's commitment) and setup.
 
-    With ``rig`` (see ``rig.py``) the position is the one given, the game is marked rigged and no
-    commitment is published; the seed still drives later shuffles. A Classic game takes its estate cards
-    and leader mats from ``catalog`` (default: the shipped one), or exactly as ``components`` recorded
+    ``commitment`` is what the service published before the game (the hash of its secret, which the seed mixes
+    in); None: the seed's own hash; "": none, because whoever created the game chose the seed and may know every
+    draw, so the game is rigged. With ``rig`` (see ``rig.py``) the position is the one given, the game is marked
+    rigged and no commitment is published; the seed still drives later shuffles. A Classic game takes its estate
+    cards and leader mats from ``catalog`` (default: the shipped one), or exactly as ``components`` recorded
     them (re-running a recorded game).
     """
     if components is None:
@@ -107,8 +110,11 @@ def start(
     chosen = components
     normal = validate_rig(rig, config.seats, chosen) if rig is not None else None
     ctx = Ctx(initial_state(config), now)
-    commitment = "" if normal is not None else commitment_of(seed)
-    ctx.emit(ev.GameStarted(config=config.to_dict(), commitment=commitment, seed=seed, rigged=normal is not None))
+    if normal is not None:
+        commitment = ""
+    elif commitment is None:
+        commitment = commitment_of(seed)
+    ctx.emit(ev.GameStarted(config=config.to_dict(), commitment=commitment, seed=seed, rigged=not commitment))
     if chosen is not None:
         ctx.emit(
             ev.ComponentsChosen(

@@ -55,7 +55,9 @@ def _action(name: str) -> str:
 
 @_on("GameStarted")
 def _started(e: dict[str, Any], who: Callable[[Any], str]) -> str:
-    return "A rigged position is set up" if e.get("rigged") else "The game begins; the seed's commitment is published"
+    if e.get("rigged"):
+        return "A rigged game begins: its creator chose the position or the seed, so no seed commitment is published"
+    return "The game begins; the seed's commitment is published"
 
 
 @_on("YearsFormed")

@@ -44,8 +44,9 @@ class EverAegis:
         rig: dict[str, Any] | None = None,
         components: dict[str, Any] | None = None,
         catalog: ClassicCatalog | None = None,
+        commitment: str | None = None,
     ) -> list[Event]:
-        return _decide.start(config, seed, now, rig, catalog, components)
+        return _decide.start(config, seed, now, rig, catalog, components, commitment)
 
     def components(self, config: Config, catalog: ClassicCatalog | None = None) -> dict[str, Any] | None:
         """The Classic components a game would use (None for Simpleton); refuses what cannot be played (A54)."""

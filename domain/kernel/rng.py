@@ -9,6 +9,8 @@ never rolls again. Python's ``random`` module is not used, so results do not dep
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Mapping
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -19,6 +21,15 @@ _SPAN = 1 << 64
 def commitment_of(seed: str) -> str:
     """The SHA-256 hex digest published at game start; the seed itself stays secret until the end."""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+def mix_seed(secret: str, contributions: Mapping[str, str]) -> str:
+    """The seed of a game whose shuffles nobody can know in advance: the server's ``secret`` (committed to before
+    anyone contributes) mixed with every participant's contribution (the creator's seed, each seat's entropy),
+    as provably fair card sites do. Without the secret no contribution, or set of them, tells a draw; with
+    the secret revealed after the game anyone can recompute the seed and every shuffle from it."""
+    parts = json.dumps({"secret": secret, "contributions": dict(contributions)}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(b"aegis-seed/1\n" + parts.encode("utf-8")).hexdigest()
 
 
 class SeededRng:

@@ -17,10 +17,17 @@ class Ruleset(Protocol):
         """Validate a game's configuration (raise ``MalformedCommand`` with the rule that limits it)."""
 
     def start(
-        self, config: Any, seed: str, now: float | None = None, rig: dict[str, Any] | None = None, components: Any = None
+        self,
+        config: Any,
+        seed: str,
+        now: float | None = None,
+        rig: dict[str, Any] | None = None,
+        components: Any = None,
+        commitment: str | None = None,
     ) -> list[Event]:
         """The events that set a game up, ending where the first decision is awaited (``rig``: a chosen position;
-        ``components``: the game's fixed component data, as ``components`` chose it at creation)."""
+        ``components``: the game's fixed component data, as ``components`` chose it at creation; ``commitment``:
+        the hash the service published before the game, None for the seed's own, "" for none: a rigged game)."""
 
     def components(self, config: Any, catalog: Any = None) -> Any:
         """The component data a game of ``config`` uses, from ``catalog`` (None: the shipped one), or None;
