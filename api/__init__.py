@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
 
 from flask import Flask, Response, current_app, json
 
@@ -28,7 +27,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     if worker is not None:
         svc.after_save.append(lambda game: worker.wake.set())
     reads = ProjectedReads(svc, views, worker, wait=svc.settings.view_wait)
-    keeper = DeadlineKeeper(svc, active_games=lambda: [UUID(g["id"]) for g in reads.lobby() or [] if g["status"] == "active"])
+    keeper = DeadlineKeeper(svc)
     app.extensions["aegis"] = svc
     app.extensions["aegis.broker"] = svc.broker
     app.extensions["aegis.reads"] = reads

@@ -56,9 +56,10 @@ def answer(schema: Schema, data: Any, status: int = 200, **headers: str) -> Resp
 @bp.post("")
 def create_game() -> Response:
     spec = body(schemas.CreateGameIn())
-    gid, host_token = service().create_game(spec)
+    gid, host_token, commitment = service().create_game(spec)
     location = url_for("games.view", gid=str(gid))
-    return answer(schemas.CreatedOut(), {"id": str(gid), "host_token": host_token}, 201, Location=location)
+    created = {"id": str(gid), "host_token": host_token, "commitment": commitment}
+    return answer(schemas.CreatedOut(), created, 201, Location=location)
 
 
 @bp.get("")
@@ -68,15 +69,29 @@ def list_games() -> Response:
     rows = current_app.extensions["aegis.reads"].lobby()
     if rows is None:
         raise Unavailable("the game list is projected in Redis, which does not answer; games can still be played")
-    games, total = lobby.select(rows, **query, offset=offset, limit=limit)
+    games, total = lobby.select(rows, **query, offset=offset, limit=limit, now=service().clock())
     return answer(schemas.GamesOut(), {"games": games, "total": total, "offset": offset, "limit": limit})
 
 
 @bp.post("/<gid>/seats")
 def take_seat(gid: str) -> Response:
+    """A seat for a guest (``name``), a registered player (``Authorization: Bearer <player key>``) or a bot."""
     data = body(schemas.TakeSeatIn())
-    seat, tok = service().take_seat(game_id(gid), name=data.get("name"), bot=data.get("bot"))
+    player_key = token()
+    if player_key is None and data.get("name") is None and data.get("bot") is None:
+        raise BadRequest("give a 'name' (or your player key in the Authorization header) or a 'bot'")
+    seat, tok = service().take_seat(
+        game_id(gid), name=data.get("name"), bot=data.get("bot"), player_key=player_key, entropy=data.get("entropy")
+    )
     return answer(schemas.SeatOut(), {"seat": seat, "token": tok, "bot": data.get("bot")}, 201)
+
+
+@bp.post("/<gid>/cancel")
+def cancel(gid: str) -> Response:
+    """The host cancels a game that has not started: it leaves the lobby."""
+    body(schemas.Strict())
+    service().cancel(game_id(gid), token())
+    return answer(schemas.CancelledOut(), {"id": gid, "status": "cancelled"})
 
 
 @bp.post("/<gid>/start")

@@ -16,6 +16,7 @@ bp = Blueprint("openapi", __name__, url_prefix="/api")
 DOCS_PAGE = Path(__file__).with_name("static") / "docs.html"
 
 GAME_ID = {"name": "gid", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}
+PLAYER_NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
 BEARER = [{"bearer": []}]
 OPTIONAL_BEARER = [{"bearer": []}, {}]
 
@@ -30,7 +31,8 @@ def _problems(*codes: int) -> dict[str, Any]:
         401: "missing or unknown token",
         403: "not your seat, or not your prompt",
         404: "no such game",
-        409: "stale expected_seq, a conflicting command, not started or already finished",
+        409: "stale expected_seq, a conflicting command, not started, already finished, cancelled or expired, "
+        "a name already taken",
         422: "illegal by the rules: the problem names the rule and lists the legal commands",
     }
     return {str(c): {"description": text[c], "content": {"application/problem+json": {"schema": "ProblemOut"}}} for c in codes}
@@ -51,10 +53,23 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/seats": {
         "post": {
-            "summary": "Take a seat as a player ({name}) or add a bot ({bot})",
+            "summary": "Take a seat as a guest ({name}), as a registered player (Authorization: Bearer <player key>), "
+            "or add a bot ({bot})",
             "parameters": [GAME_ID],
+            "security": OPTIONAL_BEARER,
             "requestBody": _json("TakeSeatIn"),
-            "responses": {"201": {"description": "your seat and its token", **_json("SeatOut")}, **_problems(400, 404, 409)},
+            "responses": {
+                "201": {"description": "your seat and its token", **_json("SeatOut")},
+                **_problems(400, 401, 404, 409),
+            },
+        }
+    },
+    "/api/games/{gid}/cancel": {
+        "post": {
+            "summary": "Cancel a game that has not started (host token): it leaves the lobby",
+            "parameters": [GAME_ID],
+            "security": BEARER,
+            "responses": {"200": {"description": "cancelled", **_json("CancelledOut")}, **_problems(401, 404, 409)},
         }
     },
     "/api/games/{gid}/start": {
@@ -177,11 +192,43 @@ PATHS: dict[str, dict[str, Any]] = {
             },
         }
     },
+    "/api/players": {
+        "post": {
+            "summary": "Register a player's name; the player key is shown once",
+            "requestBody": _json("RegisterIn"),
+            "responses": {"201": {"description": "registered", **_json("RegisteredOut")}, **_problems(400, 409)},
+        },
+        "get": {
+            "summary": "The leaderboard: registered players by rating (or games, wins, name)",
+            "parameters": [{"in": "query", "schema": "PlayersQuery"}],
+            "responses": {"200": {"description": "one page of players", **_json("PlayersOut")}, **_problems(400)},
+        },
+    },
+    "/api/players/{name}": {
+        "get": {
+            "summary": "A registered player: rating, games, wins, draws, losses and statistics (finished games only)",
+            "parameters": [PLAYER_NAME],
+            "responses": {"200": {"description": "the record", **_json("PlayerOut")}, **_problems(404)},
+        }
+    },
     "/api/players/{name}/stats": {
         "get": {
-            "summary": "A player's statistics: games, wins, draws, bluffs made, calls made, bluffs caught, wars won",
-            "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "summary": "A registered player's statistics, each named for what it counts (finished games only)",
+            "parameters": [PLAYER_NAME],
             "responses": {"200": {"description": "the counts", **_json("StatsOut")}, **_problems(404)},
+        }
+    },
+    "/api/players/{name}/games": {
+        "get": {
+            "summary": "A registered player's finished games as NDJSON, oldest first (schema PlayerGameOut per line)",
+            "parameters": [PLAYER_NAME],
+            "responses": {
+                "200": {
+                    "description": "one JSON object (PlayerGameOut) per line",
+                    "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                },
+                **_problems(404),
+            },
         }
     },
     "/healthz": {"get": {"summary": "The process is up", "responses": {"200": {"description": "ok", **_json("HealthOut")}}}},

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-STATUSES = ("lobby", "active", "finished")
+STATUSES = ("lobby", "active", "finished", "cancelled", "expired")
+CLOCK = "0 (no clock) or 1 to 604800 seconds"
+
+
+def _refuse(message: str) -> bool:
+    raise ValidationError(message)
 
 
 class Strict(Schema):
@@ -37,11 +42,38 @@ class CreateGameIn(Strict):
             "solo makes every seat but 0 a mob when absent"
         },
     )
-    seed = fields.String(validate=validate.Length(1, 200), metadata={"description": "optional; random when absent"})
+    seed = fields.String(
+        validate=validate.Length(1, 200),
+        metadata={
+            "description": "optional: your contribution to the shuffle seed, mixed with the server's secret (so you "
+            "cannot know a draw from it); with exact_seed, the seed itself"
+        },
+    )
+    exact_seed = fields.Boolean(
+        metadata={
+            "description": "true: draw every shuffle from 'seed' exactly, with no secret of the server (to reproduce "
+            "a past game); the game is rigged, and every view says so"
+        }
+    )
     reaction_seconds = fields.Float(
         validate=validate.Range(min=0, max=86400),
         metadata={
             "description": "reaction window deadline in seconds; 0 waits for every answer (default: AEGIS_REACTION_SECONDS)"
+        },
+    )
+    turn_seconds = fields.Float(
+        validate=[validate.Range(min=0, max=604800), lambda v: v == 0 or v >= 1 or _refuse(f"'turn_seconds' is {CLOCK}")],
+        metadata={
+            "description": f"the clock of every other decision, {CLOCK}: when it runs out the server's cautious bot "
+            "decides for the seat (default: AEGIS_TURN_SECONDS)"
+        },
+    )
+    timeouts_to_forfeit = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=100),
+        metadata={
+            "description": "after this many decisions in a row decided by the clock the seat is abandoned: a bot plays "
+            "it for the rest of the game (default 3; 0: never)"
         },
     )
     first_player = fields.Integer(strict=True, metadata={"description": "seat that plays first; random when absent"})
@@ -54,8 +86,17 @@ class CreateGameIn(Strict):
 
 
 class TakeSeatIn(Strict):
-    name = fields.String(validate=validate.Length(1, 40), metadata={"description": "the player's name"})
+    name = fields.String(
+        metadata={
+            "description": "the player's name (1-40 visible characters, unique within the game); with a player key, "
+            "optional: the registered name"
+        }
+    )
     bot = fields.String(metadata={"description": "a bot played by the server: random or cautious"})
+    entropy = fields.String(
+        validate=validate.Length(1, 200),
+        metadata={"description": "optional: your contribution to the shuffle seed, mixed with the server's committed secret"},
+    )
 
     @validates_schema
     def one_of(self, data: dict, **_: object) -> None:
@@ -64,12 +105,15 @@ class TakeSeatIn(Strict):
 
 
 class CommandIn(Schema):
-    """A command exactly as a prompt option gives it, plus an optional ``expected_seq``."""
+    """A command exactly as a prompt option gives it, or ``{"type": "resign"}`` at any moment, plus an optional
+    ``expected_seq``."""
 
     class Meta:
         unknown = INCLUDE
 
-    type = fields.String(required=True, metadata={"description": "the command type, e.g. declare, react, reveal"})
+    type = fields.String(
+        required=True, metadata={"description": "the command type, e.g. declare, react, reveal; resign leaves the game"}
+    )
     seat = fields.Integer(strict=True, metadata={"description": "optional; must be the token's seat"})
     expected_seq = fields.Integer(
         strict=True, validate=validate.Range(min=0), metadata={"description": "refuse with 409 unless the game is at this seq"}
@@ -82,7 +126,10 @@ class EventsQuery(Strict):
 
 
 class GamesQuery(Strict):
-    status = fields.String(validate=validate.OneOf(STATUSES))
+    status = fields.String(
+        validate=validate.OneOf(STATUSES),
+        metadata={"description": "only games in this status (default: every game but cancelled and expired ones)"},
+    )
     ruleset = fields.String()
     variant = fields.String()
     open_seats = fields.Boolean(metadata={"description": "true: only games with a free seat"})
@@ -109,13 +156,25 @@ class AuditQuery(TimelineQuery):
 
 class CreatedOut(Schema):
     id = fields.String(required=True)
-    host_token = fields.String(required=True, metadata={"description": "shown once; starts the game"})
+    host_token = fields.String(required=True, metadata={"description": "shown once; starts or cancels the game"})
+    commitment = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "SHA-256 of the server's secret, which every shuffle mixes in: published before anyone adds "
+            "entropy, revealed when the game ends (null: a rigged game)"
+        },
+    )
 
 
 class SeatOut(Schema):
     seat = fields.Integer(required=True)
     token = fields.String(allow_none=True, metadata={"description": "shown once; null for a bot seat"})
     bot = fields.String(allow_none=True)
+
+
+class CancelledOut(Schema):
+    id = fields.String(required=True)
+    status = fields.String(required=True)
 
 
 class StartedOut(Schema):
@@ -143,6 +202,27 @@ class SeatInfoOut(Schema):
     name = fields.String(required=True)
     bot = fields.String(allow_none=True)
     mob = fields.Boolean(metadata={"description": "true: a mob seat, played by the D8 (R173)"})
+    player = fields.String(allow_none=True, metadata={"description": "the registered player sitting here"})
+    guest = fields.Boolean(metadata={"description": "true: a person without a registered name (never counted in records)"})
+    autoplayed = fields.Boolean(
+        metadata={"description": "true: the server plays this seat now (it resigned, or ran out of time too often)"}
+    )
+
+
+class FairnessOut(Schema):
+    seeding = fields.String(
+        required=True, metadata={"description": "mixed (the server's secret with every contribution) or exact (rigged)"}
+    )
+    commitment = fields.String(allow_none=True, metadata={"description": "SHA-256 of the server's secret"})
+    creator_seed = fields.Boolean(required=True, metadata={"description": "true: the creator contributed a seed"})
+    seat_entropy = fields.List(fields.Integer(), required=True, metadata={"description": "seats that added entropy"})
+    rigged = fields.Boolean(required=True, metadata={"description": "true: someone may know the draws"})
+    position_chosen = fields.Boolean(required=True, metadata={"description": "true: the creator chose the position"})
+
+
+class ClockOut(Schema):
+    seat = fields.Integer(required=True)
+    deadline = fields.Float(required=True, metadata={"description": "when the server decides for the seat (epoch s)"})
 
 
 class ViewOut(Schema):
@@ -158,6 +238,11 @@ class ViewOut(Schema):
     prompts = fields.List(fields.Nested(PromptOut), required=True)
     table = fields.Dict(allow_none=True, metadata={"description": "the table as you may know it (null in the lobby)"})
     deadline = fields.Float(allow_none=True, metadata={"description": "when the open reaction window closes"})
+    fairness = fields.Nested(FairnessOut, required=True)
+    clocks = fields.List(
+        fields.Nested(ClockOut), required=True, metadata={"description": "every running decision clock (turn_seconds)"}
+    )
+    expires_at = fields.Float(allow_none=True, metadata={"description": "a game in the lobby expires then unless started"})
 
 
 class CommandOut(Schema):
@@ -180,6 +265,8 @@ class GameSummaryOut(Schema):
     seats_free = fields.Integer(required=True)
     rigged = fields.Boolean(required=True)
     created = fields.Float(required=True, metadata={"description": "seconds since the epoch"})
+    expires_at = fields.Float(allow_none=True, metadata={"description": "a game in the lobby expires then unless started"})
+    turn_seconds = fields.Float(required=True, metadata={"description": "the decision clock (0: none)"})
 
 
 class GamesOut(Schema):
@@ -242,8 +329,13 @@ class VerifyOut(Schema):
     ok = fields.Boolean(required=True)
     events = fields.Integer(required=True)
     commands = fields.Integer(required=True)
-    seed = fields.String(required=True)
-    commitment = fields.String(allow_none=True)
+    seed = fields.String(required=True, metadata={"description": "the seed every shuffle was drawn from"})
+    commitment = fields.String(allow_none=True, metadata={"description": "published before the game (none: rigged)"})
+    server_secret = fields.String(allow_none=True, metadata={"description": "the server's secret, revealed at the end"})
+    creator_seed = fields.String(allow_none=True, metadata={"description": "the creator's seed (mixed in, or exact)"})
+    seat_entropy = fields.Dict(
+        keys=fields.String(), values=fields.String(), required=True, metadata={"description": "each seat's entropy"}
+    )
     rigged = fields.Boolean(required=True)
     problems = fields.List(fields.String(), required=True)
     first_difference = fields.Dict(allow_none=True)
@@ -273,12 +365,100 @@ class HealthOut(Schema):
     redis = fields.String()
 
 
-class StatsOut(Schema):
-    player = fields.String(required=True)
-    games = fields.Integer(required=True)
+STATISTICS = {
+    "claims_made": "claims made: actions naming a building, and guards made with a card",
+    "bluffs_made": "claims made without an unrevealed card of that building",
+    "claims_exposed": "own claims another player called and that were not proven",
+    "calls_made": "calls made",
+    "calls_correct": "calls after which the claim was not proven",
+    "calls_wrong": "calls the claimant proved wrong",
+    "wars_won": "wars won",
+    "timeouts": "decisions the server made because the player's clock ran out",
+    "resigned": "games resigned",
+    "abandoned": "games given to a bot after timeouts",
+}
+
+
+def _statistics() -> dict[str, fields.Field]:
+    return {name: fields.Integer(required=True, metadata={"description": text}) for name, text in STATISTICS.items()}
+
+
+class RegisterIn(Strict):
+    name = fields.String(
+        required=True,
+        metadata={"description": "1-40 visible characters, no '/'; unique among registered players (case does not count)"},
+    )
+
+
+class RegisteredOut(Schema):
+    name = fields.String(required=True, metadata={"description": "the name as kept (Unicode NFC, spaces trimmed)"})
+    key = fields.String(
+        required=True,
+        metadata={"description": "your player key, shown once: take seats with Authorization: Bearer <key>"},
+    )
+
+
+class RatingOut(Schema):
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    ordinal = fields.Float(required=True, metadata={"description": "mu - 3 sigma: what the leaderboard sorts by"})
+
+
+class PlayerOut(Schema):
+    name = fields.String(required=True)
+    registered_at = fields.Float(required=True)
+    rating = fields.Nested(RatingOut, required=True, metadata={"description": "openskill Plackett-Luce"})
+    rated_games = fields.Integer(required=True)
+    games = fields.Integer(required=True, metadata={"description": "finished games counted (rigged games are not)"})
     wins = fields.Integer(required=True)
     draws = fields.Integer(required=True)
-    bluffs_made = fields.Integer(required=True, metadata={"description": "claims made without the claimed card"})
-    calls_made = fields.Integer(required=True)
-    bluffs_caught = fields.Integer(required=True, metadata={"description": "own bluffs exposed by a call"})
-    wars_won = fields.Integer(required=True)
+    losses = fields.Integer(required=True)
+    statistics = fields.Dict(
+        keys=fields.String(), values=fields.Integer(), required=True, metadata={"description": ", ".join(STATISTICS)}
+    )
+
+
+class PlayersQuery(Strict):
+    order = fields.String(load_default="rating", validate=validate.OneOf(["rating", "games", "wins", "name"]))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class PlayersOut(Schema):
+    players = fields.List(fields.Nested(PlayerOut), required=True)
+    total = fields.Integer(required=True)
+    order = fields.String(required=True)
+    offset = fields.Integer(required=True)
+    limit = fields.Integer(required=True)
+
+
+class PlayerGameOut(Schema):
+    """One line of a player's games export."""
+
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    variant = fields.String(required=True)
+    rigged = fields.Boolean(required=True)
+    finished_at = fields.Float(required=True)
+    seat = fields.Integer(required=True)
+    place = fields.Integer(required=True, metadata={"description": "1 is the best; equal places are ties"})
+    result = fields.String(required=True, metadata={"description": "win, draw or loss"})
+    winners = fields.List(fields.Integer(), required=True)
+    seats = fields.List(fields.Dict(), required=True)
+    rated = fields.Boolean(required=True)
+    counted = fields.Boolean(required=True, metadata={"description": "false for a rigged game"})
+    rating_before = fields.Nested(RatingOut, allow_none=True)
+    rating_after = fields.Nested(RatingOut, allow_none=True)
+
+
+StatsOut = Schema.from_dict(
+    {
+        "player": fields.String(required=True),
+        "games": fields.Integer(required=True),
+        "wins": fields.Integer(required=True),
+        "draws": fields.Integer(required=True),
+        "losses": fields.Integer(required=True),
+        **_statistics(),
+    },
+    name="StatsOut",
+)

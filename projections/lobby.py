@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-STATUSES = ("lobby", "active", "finished")
+STATUSES = ("lobby", "active", "finished", "cancelled", "expired")
+GONE = ("cancelled", "expired")  # not listed unless asked for
 
 
 def select(
@@ -16,15 +17,23 @@ def select(
     open_seats: bool | None = None,
     offset: int = 0,
     limit: int = 20,
+    now: float | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
-    """Rows matching every filter given, newest first: (one page, how many match in all)."""
+    """Rows matching every filter given, newest first: (one page, how many match in all). A game past its lobby
+    expiry is expired even before the server has recorded it (``now``)."""
+    if now is not None:
+        rows = [_expired(g) if g["status"] == "lobby" and (g.get("expires_at") or now + 1) <= now else g for g in rows]
     found = [
         g
         for g in rows
-        if (status is None or g["status"] == status)
+        if (g["status"] == status if status is not None else g["status"] not in GONE)
         and (ruleset is None or g["ruleset"] == ruleset)
         and (variant is None or g["variant"] == variant)
         and (open_seats is None or (g["seats_free"] > 0) == open_seats)
     ]
     found.sort(key=lambda g: (-g["created"], g["id"]))
     return found[offset : offset + limit], len(found)
+
+
+def _expired(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "status": "expired", "expires_at": None}

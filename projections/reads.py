@@ -1,4 +1,4 @@
-"""Reads served from the projections: views, the lobby list, player statistics.
+"""Reads served from the projections: views, the lobby list, registered players' records and games.
 
 A projected view is served only when the view store has applied every stored event (its position is
 the store's last notification id), so a read is never older than the events; while it is behind, the
@@ -17,10 +17,10 @@ from eventsourcing.persistence import PersistenceError
 
 from domain.kernel.redaction import SPECTATOR
 from projections.store import ViewStore
-from projections.views import LOBBY, seats_key, stats_key, view_key
+from projections.views import LOBBY, PLAYERS, player_games_key, seats_key, view_key
 from projections.worker import Worker
-from service import tokens
-from service.errors import NotFound, Unauthorized
+from service import names, tokens
+from service.errors import NotFound, Unauthorized, Unavailable
 from service.games import GameService
 
 log = logging.getLogger(__name__)
@@ -76,10 +76,23 @@ class ProjectedReads:
             log.warning("projected lobby failed: %s", err)
             return None
 
-    def stats(self, player: str) -> dict[str, int] | None:
+    def player(self, name: str) -> dict[str, Any] | None:
+        """A registered player's record (None: no such player); ``Unavailable`` when the views do not answer."""
+        return self._ask("the player records", lambda: self.store.hget(PLAYERS, names.key(name)))
+
+    def players(self) -> list[dict[str, Any]]:
+        """Every registered player's record."""
+        return list(self._ask("the player records", lambda: self.store.hgetall(PLAYERS)).values())
+
+    def player_games(self, name: str) -> list[dict[str, Any]]:
+        """A registered player's finished games, in the order they ended."""
+        found = self._ask("the player's games", lambda: self.store.hgetall(player_games_key(names.key(name))))
+        return sorted(found.values(), key=lambda g: (g["finished_at"], g["id"]))
+
+    def _ask(self, what: str, read: Any) -> Any:
         try:
             self.fresh()
-            return self.store.counters(stats_key(player))
+            return read()
         except Exception as err:
-            log.warning("projected statistics failed: %s", err)
-            return None
+            log.warning("projected read of %s failed: %s", what, err)
+            raise Unavailable(f"{what} are projected in Redis, which does not answer; games can still be played") from None

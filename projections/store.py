@@ -2,9 +2,10 @@
 
 Both stores take one batch of writes together with the tracking position of the last event the
 batch applied, atomically: either all of it and the new position, or nothing. A batch whose position
-is not past the stored one is refused, so a replayed event is never applied twice. Both are
-``eventsourcing`` tracking recorders (``insert_tracking``/``max_tracking_id``), the library's notion
-of a view that knows how far it has read.
+is not past the stored one is refused, so a replayed event is never applied twice; a batch computed from the
+store as it was at position ``after`` (player records are read, changed and written back) is refused if another
+worker moved the position meanwhile, so no update is lost. Both are ``eventsourcing`` tracking recorders
+(``insert_tracking``/``max_tracking_id``), the library's notion of a view that knows how far it has read.
 """
 
 from __future__ import annotations
@@ -17,15 +18,15 @@ from typing import Any
 from eventsourcing.persistence import Tracking, TrackingRecorder
 
 PREFIX = "aegis:"
+HASHES = tuple(PREFIX + name for name in ("lobby", "seats:", "players", "player-games:"))  # keys that hold hashes
 
 
 @dataclass
 class Batch:
-    """Writes of one projection step: whole values, and counter increments (for statistics)."""
+    """Writes of one projection step: whole values, and fields of hashes."""
 
     sets: dict[str, str] = field(default_factory=dict)
     hash_sets: dict[str, dict[str, str]] = field(default_factory=dict)
-    increments: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def set(self, key: str, value: Any) -> None:
         self.sets[key] = json.dumps(value, sort_keys=True)
@@ -33,12 +34,8 @@ class Batch:
     def hset(self, key: str, fieldname: str, value: Any) -> None:
         self.hash_sets.setdefault(key, {})[fieldname] = json.dumps(value, sort_keys=True)
 
-    def incr(self, key: str, fieldname: str, by: int = 1) -> None:
-        counters = self.increments.setdefault(key, {})
-        counters[fieldname] = counters.get(fieldname, 0) + by
-
     def __bool__(self) -> bool:
-        return bool(self.sets or self.hash_sets or self.increments)
+        return bool(self.sets or self.hash_sets)
 
 
 class ViewStore(TrackingRecorder):
@@ -46,8 +43,9 @@ class ViewStore(TrackingRecorder):
 
     application_name = "Aegis"
 
-    def commit(self, batch: Batch, position: int) -> bool:
-        """Apply ``batch`` and record ``position``, atomically; False if ``position`` is not new."""
+    def commit(self, batch: Batch, position: int, after: int | None = None) -> bool:
+        """Apply ``batch`` and record ``position``, atomically; False if ``position`` is not new, or if ``after``
+        is given and the stored position is not ``after`` (the batch was computed from another state)."""
         raise NotImplementedError
 
     def position(self) -> int:
@@ -62,7 +60,7 @@ class ViewStore(TrackingRecorder):
     def hgetall(self, key: str) -> dict[str, Any]:
         raise NotImplementedError
 
-    def counters(self, key: str) -> dict[str, int]:
+    def hget(self, key: str, fieldname: str) -> Any:
         raise NotImplementedError
 
     def keys(self) -> list[str]:
@@ -76,9 +74,7 @@ class ViewStore(TrackingRecorder):
         """Everything stored, decoded: for comparing a store with a fresh rebuild."""
         out: dict[str, Any] = {}
         for key in sorted(self.keys()):
-            if key.startswith(PREFIX + "stats:"):
-                out[key] = self.counters(key)
-            elif key.startswith((PREFIX + "lobby", PREFIX + "seats:")):
+            if key.startswith(HASHES):
                 out[key] = self.hgetall(key)
             elif key != PREFIX + "position":
                 out[key] = self.get(key)
@@ -89,21 +85,16 @@ class MemoryViewStore(ViewStore):
     def __init__(self) -> None:
         self._values: dict[str, str] = {}
         self._hashes: dict[str, dict[str, str]] = {}
-        self._counters: dict[str, dict[str, int]] = {}
         self._position = 0
         self._lock = threading.Lock()
 
-    def commit(self, batch: Batch, position: int) -> bool:
+    def commit(self, batch: Batch, position: int, after: int | None = None) -> bool:
         with self._lock:
-            if position <= self._position:
+            if position <= self._position or (after is not None and after != self._position):
                 return False
             self._values.update(batch.sets)
             for key, fields in batch.hash_sets.items():
                 self._hashes.setdefault(key, {}).update(fields)
-            for key, counts in batch.increments.items():
-                target = self._counters.setdefault(key, {})
-                for name, n in counts.items():
-                    target[name] = target.get(name, 0) + n
             self._position = position
             return True
 
@@ -117,32 +108,31 @@ class MemoryViewStore(ViewStore):
     def hgetall(self, key: str) -> dict[str, Any]:
         return {k: json.loads(v) for k, v in self._hashes.get(key, {}).items()}
 
-    def counters(self, key: str) -> dict[str, int]:
-        return dict(self._counters.get(key, {}))
+    def hget(self, key: str, fieldname: str) -> Any:
+        raw = self._hashes.get(key, {}).get(fieldname)
+        return None if raw is None else json.loads(raw)
 
     def keys(self) -> list[str]:
-        return [*self._values, *self._hashes, *self._counters]
+        return [*self._values, *self._hashes]
 
     def clear(self) -> None:
         with self._lock:
             self._values.clear()
             self._hashes.clear()
-            self._counters.clear()
             self._position = 0
 
 
-# KEYS[1]: the position key. ARGV[1]: the new position, ARGV[2]: the batch as JSON.
+# KEYS[1]: the position key. ARGV[1]: the new position, ARGV[2]: the batch as JSON, ARGV[3]: the position the
+# batch was computed after ("" for none).
 _COMMIT = """
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local position = tonumber(ARGV[1])
 if position <= current then return 0 end
+if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= current then return 0 end
 local batch = cjson.decode(ARGV[2])
 for key, value in pairs(batch['sets']) do redis.call('SET', key, value) end
 for key, fields in pairs(batch['hash_sets']) do
   for name, value in pairs(fields) do redis.call('HSET', key, name, value) end
-end
-for key, counts in pairs(batch['increments']) do
-  for name, n in pairs(counts) do redis.call('HINCRBY', key, name, n) end
 end
 redis.call('SET', KEYS[1], ARGV[1])
 return 1
@@ -162,14 +152,14 @@ class RedisViewStore(ViewStore):
     def _key(self, key: str) -> str:
         return self.prefix + key[len(PREFIX) :] if key.startswith(PREFIX) else key
 
-    def commit(self, batch: Batch, position: int) -> bool:
+    def commit(self, batch: Batch, position: int, after: int | None = None) -> bool:
         payload = {
             "sets": {self._key(k): v for k, v in batch.sets.items()} or {},
             "hash_sets": {self._key(k): v for k, v in batch.hash_sets.items()},
-            "increments": {self._key(k): v for k, v in batch.increments.items()},
         }
         # cjson decodes an empty JSON object as an empty table either way
-        return bool(self._commit(keys=[self.prefix + "position"], args=[position, json.dumps(payload)]))
+        args = [position, json.dumps(payload), "" if after is None else after]
+        return bool(self._commit(keys=[self.prefix + "position"], args=args))
 
     def max_tracking_id(self, application_name: str) -> int | None:
         raw = self.redis.get(self.prefix + "position")
@@ -182,8 +172,9 @@ class RedisViewStore(ViewStore):
     def hgetall(self, key: str) -> dict[str, Any]:
         return {k: json.loads(v) for k, v in self.redis.hgetall(self._key(key)).items()}
 
-    def counters(self, key: str) -> dict[str, int]:
-        return {k: int(v) for k, v in self.redis.hgetall(self._key(key)).items()}
+    def hget(self, key: str, fieldname: str) -> Any:
+        raw = self.redis.hget(self._key(key), fieldname)
+        return None if raw is None else json.loads(raw)
 
     def keys(self) -> list[str]:
         return [PREFIX + k[len(self.prefix) :] for k in self.redis.scan_iter(match=self.prefix + "*", count=1000)]

@@ -1,9 +1,10 @@
-"""The projector: stored game events in, views out. Derived only from events.
+"""The projector: stored events in, views out. Derived only from events.
 
 For every game an event touches it writes: a view per seat and one for spectators (the same
-``service.views.view_of`` the API computes), the game's row in the lobby, and per-player statistics.
-It folds each game's events into a ``Game`` aggregate in memory; after a restart a game it has not
-seen yet is loaded from the store at the version just before the first event it must apply.
+``service.views.view_of`` the API computes) and the game's row in the lobby. When a game ends, its registered
+players' records (rating, results, statistics) and game lists (``projections/players.py``); when a player
+registers, their record. It folds each game's events into a ``Game`` aggregate in memory; after a restart a game
+it has not seen yet is loaded from the store at the version just before the first event it must apply.
 """
 
 from __future__ import annotations
@@ -15,13 +16,18 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.persistence import Notification
 
+from domain.kernel.events import event_from_dict
 from domain.kernel.redaction import SPECTATOR
-from projections.stats import STATS
-from projections.store import PREFIX, Batch
+from projections import players
+from projections.store import PREFIX, Batch, ViewStore
+from service import names
 from service.aggregate import Game
-from service.views import summary_of, view_of
+from service.players import Player
+from service.rulesets import ruleset_named
+from service.views import seats_of, summary_of, view_of
 
 LOBBY = PREFIX + "lobby"
+PLAYERS = PREFIX + "players"  # name key -> the player's record
 
 
 def view_key(game_id: str, who: int | str) -> str:
@@ -32,13 +38,16 @@ def seats_key(game_id: str) -> str:
     return f"{PREFIX}seats:{game_id}"
 
 
-def stats_key(player: str) -> str:
-    return f"{PREFIX}stats:{player}"
+def player_games_key(key: str) -> str:
+    """The hash of a registered player's finished games (game id -> the game as their list shows it), by the
+    player's name key (``service.names.key``)."""
+    return f"{PREFIX}player-games:{key}"
 
 
 class Projector:
-    def __init__(self, app: Application):
+    def __init__(self, app: Application, store: ViewStore):
         self.app = app
+        self.store = store  # read for the player records a batch changes
         self.games: dict[UUID, Game] = {}
 
     def forget(self) -> None:
@@ -48,30 +57,46 @@ class Projector:
         """The writes for a run of notifications (in order)."""
         batch = Batch()
         touched: dict[UUID, Game] = {}
+        records: dict[str, dict[str, Any]] = {}  # player records read or changed by this batch
         for n in notifications:
             event = self.app.mapper.to_domain_event(n)
+            if isinstance(event, Player.Registered):
+                record = players.new_record(event.name, event.at)
+                records[names.key(event.name)] = record
+                batch.hset(PLAYERS, names.key(event.name), record)
+                continue
             gid = UUID(str(event.originator_id))
             game = self.games.get(gid)
             if game is None and event.originator_version > 1:
                 game = self.app.repository.get(gid, version=event.originator_version - 1)
-            if isinstance(event, Game.Recorded) and game is not None:
-                self._count(batch, game, event.payload)
+            was_over = game is not None and game.finished_seq is not None
             game = event.mutate(game)
             self.games[gid] = game
             touched[gid] = game
+            if not was_over and game.finished_seq is not None:
+                self._finished(batch, records, game, event.timestamp.timestamp())
         for gid, game in touched.items():
             self._views(batch, game)
             if game.status == "finished":
                 self.games.pop(gid, None)  # its views are final
         return batch
 
-    def _count(self, batch: Batch, game: Game, payload: dict[str, Any]) -> None:
-        counter = STATS.get(game.ruleset)
-        if counter is None or game.config is None:
-            return
-        names = [s["name"] for s in game.seats]
-        for player, field in counter(game.state, payload, names):
-            batch.incr(stats_key(player), field)
+    def _finished(self, batch: Batch, records: dict[str, dict[str, Any]], game: Game, at: float) -> None:
+        """A game ended: its registered players' records and game lists (``projections/players.py``)."""
+        seats = seats_of(game)
+        for s in seats:
+            key = names.key(s["player"]) if s.get("player") else None
+            if key is not None and key not in records:
+                found = self.store.hget(PLAYERS, key)
+                if found is not None:
+                    records[key] = found
+        rules = ruleset_named(game.ruleset)
+        summary = rules.summarize(rules.make_config(game.config), [event_from_dict(e) for e in game.log])
+        variant = "+".join(game.spec.get("variants", []))
+        row = {"id": str(game.id), "ruleset": game.ruleset, "variant": variant, "rigged": game.rigged, "finished_at": at}
+        for key, listed in players.finish(records, row, summary, seats).items():
+            batch.hset(PLAYERS, key, records[key])
+            batch.hset(player_games_key(key), str(game.id), listed)
 
     def _views(self, batch: Batch, game: Game) -> None:
         gid = str(game.id)

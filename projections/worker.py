@@ -31,7 +31,7 @@ class Worker:
     def __init__(self, app: Application, store: ViewStore, *, poll: float = 0.05):
         self.app = app
         self.store = store
-        self.projector = Projector(app)
+        self.projector = Projector(app, store)
         self.poll = poll
         self.wake = threading.Event()
         self.stopping = threading.Event()
@@ -83,7 +83,7 @@ class Worker:
     def _apply(self, notifications: list[Notification]) -> None:
         writes = self.projector.project(notifications)
         position = notifications[-1].id
-        if not self.store.commit(writes, position):
+        if not self.store.commit(writes, position, after=self._position):
             self.projector.forget()  # someone else applied these first: re-read their position next time
             return
         self._position = position

@@ -8,6 +8,10 @@ event class of the same name (``service.aggregate:Game.CardDrawn``, ``Game.Bluff
 store sees the command next to its consequences.
 
 The ruleset state is derived: it is folded from the payloads and kept out of snapshots.
+
+The game's lifecycle is recorded by service events too: ``Finished`` once the ruleset says the game is over,
+``Cancelled`` when its host cancels it or it expires in the lobby. Decision clocks are derived from the
+recorded command times (see ``_settle_clock``), so they survive a restart without a stored event of their own.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate, Snapshot
 
 from domain.kernel.events import Event, event_class, event_from_dict
+from domain.kernel.rng import commitment_of, mix_seed
 from service.rulesets import EVENT_TYPES, ruleset_named
 
 TRANSIENT = ("_game_state",)  # rebuilt by folding the log; never stored in a snapshot
@@ -29,19 +34,33 @@ class Game(Aggregate):
     class Created(Aggregate.Created):
         ruleset: str
         spec: dict[str, Any]
-        seed: str
+        seed: str  # "mixed": the server's secret; "exact" or "plain" (games from before secrets): the seed itself
         host_token_hash: str
         rig: dict[str, Any] | None
         created_at: float
+        creator_seed: str | None = None  # mixed into the server's secret (seeding "mixed")
+        seeding: str = "plain"  # "mixed" (server secret + contributions), "exact" (the creator's seed: rigged)
+        expires_at: float | None = None  # the lobby expires unless started by then
 
     class SeatTaken(Aggregate.Event):
         seat: int
         name: str
         bot: str | None
         token_hash: str | None
+        player: str | None = None  # the registered player sitting here (None: a guest, a bot or a mob)
+        entropy: str | None = None  # the seat's contribution to the shuffle seed (seeding "mixed")
 
         def apply(self, aggregate: Game) -> None:
-            aggregate.seats.append({"seat": self.seat, "name": self.name, "bot": self.bot, "token_hash": self.token_hash})
+            aggregate.seats.append(
+                {
+                    "seat": self.seat,
+                    "name": self.name,
+                    "bot": self.bot,
+                    "token_hash": self.token_hash,
+                    "player": self.player,
+                    "entropy": self.entropy,
+                }
+            )
 
     class StartRequested(Aggregate.Event):
         config: dict[str, Any]
@@ -50,6 +69,25 @@ class Game(Aggregate):
         def apply(self, aggregate: Game) -> None:
             aggregate.config = self.config
             aggregate.started_at = self.at
+            aggregate.clock_change = {"at": self.at, "by": None}
+
+    class Finished(Aggregate.Event):
+        """The ruleset's log reached its end (recorded with the command that ended it)."""
+
+        seq: int
+        at: float
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.finished_at = self.at
+
+    class Cancelled(Aggregate.Event):
+        """A game that never started: cancelled by its host, or expired in the lobby."""
+
+        reason: str  # "cancelled" or "expired"
+        at: float
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.cancelled = self.reason
 
     class CommandAccepted(Aggregate.Event):
         seat: int | None  # None: a command of the service itself (a deadline)
@@ -63,6 +101,12 @@ class Game(Aggregate):
             aggregate.current_request = self.request
             if self.request is not None and self.by == "seat":
                 aggregate.idempotency[self.request] = {"command": self.command, "first_seq": self.first_seq, "last_seq": 0}
+            aggregate.settle_clock()  # the state is settled before a command: its clocks are due from the last change
+            aggregate.clock_change = {"at": self.at, "by": self.seat}
+            if self.seat is not None and self.by == "seat":
+                aggregate.timeouts.pop(str(self.seat), None)  # the player is back: their run of timeouts is over
+            elif self.seat is not None and self.by == "timeout":
+                aggregate.timeouts[str(self.seat)] = aggregate.timeouts.get(str(self.seat), 0) + 1
 
     class Recorded(Aggregate.Event):
         """Base of the per-type classes made below: one ruleset event."""
@@ -73,7 +117,16 @@ class Game(Aggregate):
             aggregate.record(self.payload)
 
     def __init__(
-        self, ruleset: str, spec: dict[str, Any], seed: str, host_token_hash: str, rig: dict[str, Any] | None, created_at: float
+        self,
+        ruleset: str,
+        spec: dict[str, Any],
+        seed: str,
+        host_token_hash: str,
+        rig: dict[str, Any] | None,
+        created_at: float,
+        creator_seed: str | None = None,
+        seeding: str = "plain",
+        expires_at: float | None = None,
     ):
         self.ruleset = ruleset
         self.spec = spec
@@ -81,6 +134,9 @@ class Game(Aggregate):
         self.host_token_hash = host_token_hash
         self.rig = rig
         self.created_at = created_at
+        self.creator_seed = creator_seed
+        self.seeding = seeding
+        self.expires_at = expires_at
         self.seats: list[dict[str, Any]] = []
         self.config: dict[str, Any] | None = None
         self.started_at: float | None = None
@@ -88,6 +144,12 @@ class Game(Aggregate):
         self.idempotency: dict[str, dict[str, Any]] = {}  # request -> the command and the seqs it caused
         self.current_request: str | None = None
         self.finished_seq: int | None = None  # the seq at which the game ended
+        self.finished_at: float | None = None
+        self.cancelled: str | None = None  # "cancelled" or "expired"
+        self.clocks: dict[str, float] = {}  # seat -> when its running decision began (turn clock)
+        self.clock_kinds: dict[str, list[str]] = {}  # seat -> the prompt kinds that decision is made of
+        self.clock_change: dict[str, Any] | None = None  # the last change's time and actor, not yet settled
+        self.timeouts: dict[str, int] = {}  # seat -> decisions in a row the clock made for it
 
     # ----- the ruleset's state, derived -----
 
@@ -115,9 +177,46 @@ class Game(Aggregate):
 
     @property
     def status(self) -> str:
+        if self.cancelled is not None:
+            return self.cancelled
         if self.config is None:
             return "lobby"
         return "active" if self.finished_seq is None else "finished"
+
+    # ----- decision clocks (the game option turn_seconds), derived from the recorded command times -----
+
+    def settle_clock(self) -> None:
+        """Bring ``clocks`` up to the last change: a seat's decision clock starts when the game begins waiting for
+        it, and again when it acted or what it is asked changed. Kinds the ruleset times itself (reaction windows)
+        and seats the server plays (bots, autoplayed seats) have none."""
+        change = self.clock_change
+        if change is None or self.config is None:
+            return
+        self.clock_change = None
+        if not self.spec.get("turn_seconds"):
+            return
+        rules = ruleset_named(self.ruleset)
+        state = self.state
+        needs: dict[str, list[str]] = {}
+        if self.finished_seq is None:
+            served = set(rules.autoplayed(state))
+            for seat, kind in rules.awaited(state):
+                if kind not in rules.window_kinds and not self.seats[seat]["bot"] and seat not in served:
+                    needs.setdefault(str(seat), []).append(kind)
+        clocks = {}
+        for seat, kinds in needs.items():
+            kinds.sort()
+            goes_on = seat in self.clocks and self.clock_kinds.get(seat) == kinds and str(change["by"]) != seat
+            clocks[seat] = self.clocks[seat] if goes_on else change["at"]
+        self.clocks, self.clock_kinds = clocks, needs
+
+    def deadlines(self) -> dict[int, float]:
+        """seat -> when its running decision times out (none without ``turn_seconds``)."""
+        seconds = self.spec.get("turn_seconds") or 0
+        if not seconds or self.status != "active":
+            return {}
+        self.settle_clock()
+        return {int(seat): since + seconds for seat, since in self.clocks.items()}
 
     @property
     def seq(self) -> int:
@@ -125,14 +224,41 @@ class Game(Aggregate):
 
     @property
     def rigged(self) -> bool:
-        return self.rig is not None
+        """A chosen position, or a seed its creator chose: someone may know the draws."""
+        return self.rig is not None or self.seeding == "exact"
+
+    @property
+    def commitment(self) -> str | None:
+        """The hash of the server's secret, published at creation, before any seat adds entropy (None: rigged)."""
+        return commitment_of(self.seed) if self.seeding == "mixed" else None
+
+    def shuffle_seed(self) -> str:
+        """The seed every shuffle of the game is drawn from: the server's secret mixed with the creator's seed and
+        every seat's entropy ("mixed"), or the seed as it was given ("exact", and games from before secrets)."""
+        if self.seeding != "mixed":
+            return self.seed
+        contributions = {f"seat {s['seat']}": s["entropy"] for s in self.seats if s.get("entropy")}
+        if self.creator_seed:
+            contributions["creator"] = self.creator_seed
+        return mix_seed(self.seed, contributions)
 
     # ----- commands on the aggregate (validated by the application first) -----
 
-    def take_seat(self, name: str, bot: str | None, token_hash: str | None) -> int:
+    def take_seat(
+        self, name: str, bot: str | None, token_hash: str | None, player: str | None = None, entropy: str | None = None
+    ) -> int:
         seat = len(self.seats)
-        self.trigger_event(self.SeatTaken, seat=seat, name=name, bot=bot, token_hash=token_hash)
+        self.trigger_event(
+            self.SeatTaken, seat=seat, name=name, bot=bot, token_hash=token_hash, player=player, entropy=entropy
+        )
         return seat
+
+    def finish(self, at: float) -> None:
+        assert self.finished_seq is not None
+        self.trigger_event(self.Finished, seq=self.finished_seq, at=at)
+
+    def cancel(self, reason: str, at: float) -> None:
+        self.trigger_event(self.Cancelled, reason=reason, at=at)
 
     def request_start(self, config: dict[str, Any], at: float) -> None:
         self.trigger_event(self.StartRequested, config=config, at=at)
@@ -154,6 +280,28 @@ class Game(Aggregate):
 
 class GameSnapshot(Snapshot):
     """A snapshot of a game without its derived ruleset state (folded again on load)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Snapshots from before seeds, clocks and the lifecycle events: the values those games had."""
+        game = state["state"]
+        for name, value in (
+            ("creator_seed", None),
+            ("seeding", "plain"),
+            ("expires_at", None),
+            ("finished_at", None),
+            ("cancelled", None),
+            ("clocks", {}),
+            ("clock_kinds", {}),
+            ("clock_change", None),
+            ("timeouts", {}),
+        ):
+            game.setdefault(name, value)
+        for seat in game.get("seats", []):
+            seat.setdefault("player", None)
+            seat.setdefault("entropy", None)
 
     @classmethod
     def take(cls, aggregate: Any) -> GameSnapshot:

@@ -1,9 +1,11 @@
-"""Live notices: "game G is now at seq S", published after every save and heard by every stream.
+"""Live notices: "game G is now at seq S, and the server must act on it at D", published after every save
+and heard by every stream of that game and by the deadline keeper of every process.
 
 A notice carries no event: a stream that hears one reads the events it has not sent yet from the
 store, redacted for its reader, so a lost or repeated notice can delay an event but never skip or
 double it. With ``REDIS_URL`` the notices go through a Redis channel per game, so a stream held on
-one API process hears the commands saved by any other; without it they stay in the process.
+one API process hears the commands saved by any other, and every process's deadline keeper (listening to
+all the channels) learns every game's next deadline; without it they stay in the process.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -26,16 +29,38 @@ WARN_EVERY = 10.0  # seconds between warnings while Redis does not take notices
 _REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
+PATTERN = "aegis:game:*"
+
+
+@dataclass(frozen=True)
+class Notice:
+    game_id: str
+    seq: int
+    deadline: float | None  # when the server must next act on the game (None: nothing is due)
+
+
 class Listener(Protocol):
     def get(self, timeout: float) -> int | None:
         """The latest seq heard (waiting up to ``timeout`` seconds), or None when nothing came."""
 
 
 class Broker(Protocol):
-    def publish(self, game_id: str, seq: int) -> None: ...
+    def publish(self, game_id: str, seq: int, deadline: float | None = None) -> None: ...
 
     def listen(self, game_id: str) -> Any:
         """A context manager yielding a ``Listener`` for one game."""
+
+    def listen_all(self) -> Any:
+        """A context manager yielding an ``AllListener``: the notices of every game."""
+
+
+def _notice(channel: str, data: Any) -> Notice | None:
+    try:
+        body = json.loads(data)
+        return Notice(channel[len(CHANNEL.format("")) :], int(body["seq"]), body.get("deadline"))
+    except (ValueError, KeyError, TypeError):
+        log.warning("ignoring a malformed notice on %s", channel)
+        return None
 
 
 class _QueueListener:
@@ -54,18 +79,48 @@ class _QueueListener:
                 return seq
 
 
+class _AllQueueListener:
+    def __init__(self) -> None:
+        self.q: queue.Queue[Notice] = queue.Queue()
+
+    def get(self, timeout: float) -> list[Notice]:
+        """Every notice heard (waiting up to ``timeout`` seconds for the first)."""
+        out: list[Notice] = []
+        try:
+            out.append(self.q.get(timeout=timeout))
+            while True:
+                out.append(self.q.get_nowait())
+        except queue.Empty:
+            return out
+
+
 class MemoryBroker:
     """Notices within one process (the embedded default)."""
 
     def __init__(self) -> None:
         self._listeners: dict[str, set[_QueueListener]] = {}
+        self._all: set[_AllQueueListener] = set()
         self._lock = threading.Lock()
 
-    def publish(self, game_id: str, seq: int) -> None:
+    def publish(self, game_id: str, seq: int, deadline: float | None = None) -> None:
         with self._lock:
             targets = list(self._listeners.get(game_id, ()))
+            everything = list(self._all)
         for listener in targets:
             listener.q.put(seq)
+        for all_listener in everything:
+            all_listener.q.put(Notice(game_id, seq, deadline))
+
+    @contextmanager
+    def listen_all(self) -> Iterator[_AllQueueListener]:
+        listener = _AllQueueListener()
+        with self._lock:
+            self._all.add(listener)
+        try:
+            yield listener
+        finally:
+            with self._lock:
+                self._all.discard(listener)
 
     @contextmanager
     def listen(self, game_id: str) -> Iterator[_QueueListener]:
@@ -79,6 +134,53 @@ class MemoryBroker:
                 self._listeners[game_id].discard(listener)
                 if not self._listeners[game_id]:
                     del self._listeners[game_id]
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class _RedisAllListener:
+    """Notices of every game's channel (a pattern subscription); like ``_RedisListener`` it outlives Redis restarts."""
+
+    RETRY = 0.5
+
+    def __init__(self, redis: Any):
+        self.pubsub = redis.pubsub()
+        self.subscribed = False
+        self._subscribe()
+
+    def _subscribe(self) -> None:
+        try:
+            self.pubsub.psubscribe(PATTERN)
+            self.subscribed = True
+        except _REDIS_DOWN as err:
+            log.warning("cannot listen to every game's notices: %s", err)
+
+    def get(self, timeout: float) -> list[Notice]:
+        if not self.subscribed:
+            self._subscribe()
+            if not self.subscribed:
+                time.sleep(min(timeout, self.RETRY))
+                return []
+        out: list[Notice] = []
+        try:
+            message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+            while message is not None:
+                notice = _notice(_text(message["channel"]), message["data"])
+                if notice is not None:
+                    out.append(notice)
+                message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
+        except _REDIS_DOWN as err:
+            log.warning("lost every game's notices, for now: %s", err)
+            time.sleep(min(timeout, self.RETRY))
+        return out
+
+    def close(self) -> None:
+        try:
+            self.pubsub.close()
+        except Exception:
+            log.debug("closing a pubsub failed", exc_info=True)
 
 
 class _RedisListener:
@@ -111,10 +213,9 @@ class _RedisListener:
         try:
             message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
             while message is not None:
-                try:
-                    latest = max(latest or 0, int(json.loads(message["data"])["seq"]))
-                except (ValueError, KeyError, TypeError):
-                    log.warning("ignoring a malformed notice on %s", message.get("channel"))
+                notice = _notice(_text(message["channel"]), message["data"])
+                if notice is not None:
+                    latest = max(latest or 0, notice.seq)
                 message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
         except _REDIS_DOWN as err:  # redis-py subscribes again by itself when it reconnects
             log.warning("lost %s, reading the store meanwhile: %s", self.channel, err)
@@ -139,9 +240,9 @@ class RedisBroker:
         self.unpublished = 0  # notices Redis did not take
         self._warned = -WARN_EVERY
 
-    def publish(self, game_id: str, seq: int) -> None:
+    def publish(self, game_id: str, seq: int, deadline: float | None = None) -> None:
         try:
-            self.redis.publish(CHANNEL.format(game_id), json.dumps({"seq": seq}))
+            self.redis.publish(CHANNEL.format(game_id), json.dumps({"seq": seq, "deadline": deadline}))
         except Exception as err:  # Redis down: the command stands; streams catch up later
             self.unpublished += 1
             now = time.monotonic()
@@ -152,6 +253,14 @@ class RedisBroker:
     @contextmanager
     def listen(self, game_id: str) -> Iterator[_RedisListener]:
         listener = _RedisListener(self.redis, CHANNEL.format(game_id))
+        try:
+            yield listener
+        finally:
+            listener.close()
+
+    @contextmanager
+    def listen_all(self) -> Iterator[_RedisAllListener]:
+        listener = _RedisAllListener(self.redis)
         try:
             yield listener
         finally:

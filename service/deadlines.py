@@ -1,10 +1,12 @@
-"""The deadline keeper: a thread that closes reaction windows when their deadline passes.
+"""The deadline keeper: a thread that acts on every game's deadlines when they pass.
 
-After every save the service tells the keeper the game's next deadline; the keeper sleeps until the
-earliest one and asks the service to close that window (a ``close_window`` command of the server,
-recorded like any other). Several processes may run a keeper: the first to close a window wins and
-the others find nothing to do. On start the keeper looks at every active game once, so a restart
-loses no deadline.
+A game's next deadline is the earliest of: its open reaction window or undo pause closing, a seat's decision
+clock running out (``turn_seconds``), its lobby expiring. The keeper learns them from notices: the service's
+own saves in this process, and, with Redis, every process's saves (``Broker.listen_all``). It sleeps until the
+earliest and asks the service to act (``enforce_deadlines``: closing a window, deciding for a seat whose clock ran
+out, expiring a lobby), recorded like any other change. Several processes may keep the same deadline: the first
+to act wins and the others find nothing due. When it starts, the keeper reads every open game from the event store
+itself (not from a view that may lag behind) and schedules its deadline, so a restart loses none.
 """
 
 from __future__ import annotations
@@ -12,74 +14,123 @@ from __future__ import annotations
 import heapq
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from typing import Any
 from uuid import UUID
 
+from service.broker import Notice
 from service.errors import ServiceError
 from service.games import GameService
 
 log = logging.getLogger(__name__)
+RETRY = 1.0  # seconds before trying again a game whose deadline could not be enforced (the store away)
+LISTEN = 1.0  # seconds between looks at the stop flag while listening
 
 
 class DeadlineKeeper:
-    def __init__(self, service: GameService, active_games: Callable[[], Iterable[UUID]] | None = None):
+    def __init__(self, service: GameService):
         self.service = service
-        self.active_games = active_games
         self._heap: list[tuple[float, str]] = []
+        self._due: dict[str, float] = {}  # game -> its next deadline as last heard
+        self._seq: dict[str, int] = {}  # game -> the seq of the notice that said so
         self._wake = threading.Condition()
-        self._stop = False
-        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
         service.after_save.append(self._after_save)
 
-    def _after_save(self, game: object) -> None:
-        game_id = game.id  # type: ignore[attr-defined]
-        due = self.service.deadline_in(game)  # type: ignore[arg-type]
-        if due is not None:
-            self.schedule(game_id, due)
+    def _after_save(self, game: Any) -> None:
+        self.heard(Notice(str(game.id), game.seq, self.service.deadline_in(game)))
 
-    def schedule(self, game_id: UUID, at: float) -> None:
+    def heard(self, notice: Notice) -> None:
+        """A game moved on: its next deadline is ``notice.deadline`` (unless a later notice already spoke)."""
         with self._wake:
-            heapq.heappush(self._heap, (at, str(game_id)))
+            if notice.seq < self._seq.get(notice.game_id, -1):
+                return
+            self._seq[notice.game_id] = notice.seq
+            if notice.deadline is None:
+                self._due.pop(notice.game_id, None)
+                return
+            self._due[notice.game_id] = notice.deadline
+            heapq.heappush(self._heap, (notice.deadline, notice.game_id))
+            self._wake.notify()
+
+    def schedule(self, game_id: UUID | str, at: float) -> None:
+        """Act on ``game_id`` at ``at`` whatever notices said (recovery, a retry)."""
+        with self._wake:
+            gid = str(game_id)
+            self._due[gid] = min(at, self._due.get(gid, at))
+            heapq.heappush(self._heap, (self._due[gid], gid))
             self._wake.notify()
 
     def start(self) -> DeadlineKeeper:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="aegis-deadlines", daemon=True)
-            self._thread.start()
+        if not self._threads:
+            self._threads = [
+                threading.Thread(target=self._run, name="aegis-deadlines", daemon=True),
+                threading.Thread(target=self._listen, name="aegis-deadlines-listen", daemon=True),
+            ]
+            for t in self._threads:
+                t.start()
         return self
 
     def stop(self) -> None:
+        self._stop.set()
         with self._wake:
-            self._stop = True
             self._wake.notify()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        for t in self._threads:
+            t.join(timeout=5)
 
-    def _recover(self) -> None:
-        for game_id in self.active_games() if self.active_games else ():
+    def recover(self) -> int:
+        """Schedule the deadline of every open game in the store; returns how many have one."""
+        found = 0
+        for game_id in self.service.open_games():
+            if self._stop.is_set():
+                break
             try:
                 due = self.service.deadline_of(game_id)
             except ServiceError:
                 continue
             if due is not None:
                 self.schedule(game_id, due)
+                found += 1
+        return found
+
+    def _listen(self) -> None:
+        """Every process's notices (through Redis; in one process the saves are heard directly)."""
+        try:
+            with self.service.broker.listen_all() as listener:
+                while not self._stop.is_set():
+                    for notice in listener.get(timeout=LISTEN):
+                        self.heard(notice)
+        except Exception:  # pragma: no cover - the keeper still has its own saves and the recovery
+            log.exception("deadline keeper: listening to other processes' notices failed")
+
+    def _next(self) -> str | None:
+        """Wait for the earliest deadline to pass; the game whose it is (None: stopping)."""
+        with self._wake:
+            while not self._stop.is_set():
+                now = self.service.clock()
+                while self._heap and self._due.get(self._heap[0][1]) != self._heap[0][0]:
+                    heapq.heappop(self._heap)  # an older deadline of a game that has a newer one
+                if self._heap and self._heap[0][0] <= now:
+                    _, game_id = heapq.heappop(self._heap)
+                    self._due.pop(game_id, None)
+                    return game_id
+                timeout = 5.0 if not self._heap else min(5.0, max(0.0, self._heap[0][0] - now))
+                self._wake.wait(timeout=timeout)
+            return None
 
     def _run(self) -> None:
         try:
-            self._recover()
+            self.recover()
         except Exception:  # pragma: no cover - the keeper must outlive a bad start
-            log.exception("deadline keeper: could not look at the active games")
+            log.exception("deadline keeper: could not read the open games")
         while True:
-            with self._wake:
-                while not self._stop and (not self._heap or self._heap[0][0] > self.service.clock()):
-                    timeout = None if not self._heap else max(0.0, self._heap[0][0] - self.service.clock())
-                    self._wake.wait(timeout=timeout if timeout is None else min(timeout, 5.0))
-                if self._stop:
-                    return
-                _, game_id = heapq.heappop(self._heap)
+            game_id = self._next()
+            if game_id is None:
+                return
             try:
-                self.service.close_due_window(UUID(game_id))
+                self.service.enforce_deadlines(UUID(game_id))
             except ServiceError as err:
                 log.info("deadline keeper: game %s: %s", game_id, err.detail)
-            except Exception:  # pragma: no cover - logged, and the keeper goes on with other games
-                log.exception("deadline keeper: closing a window of game %s failed", game_id)
+            except Exception:  # the store away, say: try again in a moment
+                log.exception("deadline keeper: acting on game %s failed; trying again", game_id)
+                self.schedule(game_id, self.service.clock() + RETRY)

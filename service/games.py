@@ -26,18 +26,28 @@ from eventsourcing.persistence import IntegrityError
 from domain.bots import BOTS, make_bot
 from domain.kernel.errors import DomainError, MalformedCommand
 from domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
-from service import tokens
+from service import names, tokens
 from service.aggregate import Game
 from service.broker import make_broker
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
+from service.players import Registry, is_player_key
 from service.postgres import creating
 from service.rulesets import ruleset_named
-from service.settings import Settings, load
+from service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
 from service.views import view_of
 
 T = TypeVar("T")
 SAVE_ATTEMPTS = 8
-MAX_NAME = 40
+TIMEOUT_BOT = "cautious"  # decides for a seat whose clock ran out, and plays an abandoned seat (ruling S3)
+DEFAULT_TIMEOUTS_TO_FORFEIT = 3
+MAX_TIMEOUTS_TO_FORFEIT = 100
+MAX_CONTRIBUTION = 200  # characters of a creator's seed or a seat's entropy
+LIFECYCLE = ("Created", "StartRequested", "Finished", "Cancelled")  # the events that change a game's status
+
+
+def server_secret() -> str:
+    """The server's entropy for one game: 32 random bytes nobody sees before the game ends."""
+    return secrets.token_hex(32)
 
 
 class GameStore(Application):
@@ -54,10 +64,17 @@ class GameStore(Application):
 class GameService:
     """What the API calls. Methods raise ``ServiceError`` subclasses; nothing is half-saved."""
 
-    def __init__(self, settings: Settings | None = None, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        clock: Callable[[], float] = time.time,
+        entropy: Callable[[], str] = server_secret,
+    ):
         self.settings = settings or load()
         self.store = GameStore(self.settings)
+        self.players = Registry(self.store)
         self.clock = clock
+        self.entropy = entropy
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         self._known_seq: dict[UUID, int] = {}
@@ -98,6 +115,8 @@ class GameService:
                 game = self._load(game_id)
                 try:
                     result = change(game, attempt)
+                    if game.finished_seq is not None and game.finished_at is None:
+                        game.finish(self.clock())  # the lifecycle event beside the ruleset's last one
                     self.store.save(game)
                 except IntegrityError:
                     self._evict(game_id)
@@ -115,8 +134,8 @@ class GameService:
             hook(game)
 
     def _publish(self, game: Game) -> None:
-        """Tell every stream, in this process or (with Redis) any other, that the game moved on."""
-        self.broker.publish(str(game.id), game.seq)
+        """Tell every stream and deadline keeper, in this process or (with Redis) any other, that the game moved on."""
+        self.broker.publish(str(game.id), game.seq, self.deadline_in(game))
 
     def _read(self, game_id: UUID, read: Callable[[Game], T]) -> T:
         with self._lock(game_id):
@@ -124,8 +143,9 @@ class GameService:
 
     # ----- lobby -----
 
-    def create_game(self, spec: dict[str, Any]) -> tuple[UUID, str]:
-        """Validate and store a new game; returns its id and the host token (shown once)."""
+    def create_game(self, spec: dict[str, Any]) -> tuple[UUID, str, str | None]:
+        """Validate and store a new game; returns its id, the host token (shown once) and the commitment to the
+        server's secret (None for a rigged game)."""
         rules = _ruleset(spec.get("ruleset", "ever-aegis"))
         config_spec = {
             "seats": spec.get("seats"),
@@ -146,42 +166,130 @@ class GameService:
                 rules.validate_rig(rig, config.seats, components)
         except MalformedCommand as err:
             raise BadRequest(err.message, rule=err.rule) from None
-        seed = spec.get("seed") or secrets.token_hex(16)
+        table = _table_options(spec, self.settings.turn_seconds)
+        creator_seed = _contribution(spec.get("seed"), "'seed'")
+        exact = spec.get("exact_seed", False)
+        if not isinstance(exact, bool):
+            raise BadRequest("'exact_seed' is true or false")
+        if exact and creator_seed is None:
+            raise BadRequest("'exact_seed' needs a 'seed': the game's shuffles are then drawn from it exactly")
         host_token = tokens.new_token(tokens.PREFIX_HOST)
-        stored_spec = {k: v for k, v in config.to_dict().items() if k != "names"}
+        stored_spec = {k: v for k, v in config.to_dict().items() if k != "names"} | table
         if components is not None:  # fixed at creation: a later AEGIS_CATALOG does not change this game
             stored_spec["components"] = components
-        game = Game(rules.name, stored_spec, seed, tokens.token_hash(host_token), rig, self.clock())
+        now = self.clock()
+        game = Game(
+            rules.name,
+            stored_spec,
+            creator_seed if exact else self.entropy(),
+            tokens.token_hash(host_token),
+            rig,
+            now,
+            creator_seed=None if exact else creator_seed,
+            seeding="exact" if exact else "mixed",
+            expires_at=now + self.settings.lobby_ttl,
+        )
         _fill_mob_seats(game)
         self.store.save(game)
         self._saved(game)
-        return game.id, host_token
+        return game.id, host_token, game.commitment
 
-    def take_seat(self, game_id: UUID, *, name: str | None, bot: str | None) -> tuple[int, str | None]:
+    def take_seat(
+        self,
+        game_id: UUID,
+        *,
+        name: str | None,
+        bot: str | None,
+        player_key: str | None = None,
+        entropy: str | None = None,
+    ) -> tuple[int, str | None]:
+        """Seat a person (a registered player with their player key, or a guest) or a bot."""
         if bot is not None and bot not in BOTS:
             raise BadRequest(f"unknown bot {bot!r}; bots: {', '.join(BOTS)}")
-        if name is not None and not 1 <= len(name.strip()) <= MAX_NAME:
-            raise BadRequest(f"a name has 1 to {MAX_NAME} characters")
+        if bot is not None and (player_key is not None or entropy is not None):
+            raise BadRequest("a bot seat takes no player key and no entropy")
+        label = names.normal(name) if name is not None else None
+        player = None
+        if player_key is not None:
+            if not is_player_key(player_key):
+                raise Unauthorized("taking a seat as a registered player needs a player key (POST /api/players gives one)")
+            player = self.players.by_key(player_key).name
+            if label is not None and names.key(label) != names.key(player):
+                raise BadRequest(f"this player key belongs to {player!r}, not {label!r}; leave 'name' out to sit as {player!r}")
+            label = player
+        elif label is not None and self.players.find(label) is not None:
+            raise Conflict(
+                f"{label!r} is a registered player's name: take the seat with that player's key "
+                "(Authorization: Bearer <player key>), or choose another name",
+                kind="name-taken",
+            )
+        contribution = _contribution(entropy, "'entropy'")
         token = None if bot is not None else tokens.new_token(tokens.PREFIX_SEAT)
 
         def change(game: Game, attempt: int) -> int:
+            if self._expire(game):
+                return -1
             if game.status != "lobby":
-                raise Conflict("the game has started: no seat can be taken")
+                raise Conflict(f"the game is {game.status}: no seat can be taken")
             if len(game.seats) >= game.spec["seats"]:
                 raise Conflict(f"all {game.spec['seats']} seats are taken")
             seat = len(game.seats)
-            label = name.strip() if name else (f"{bot.title()} bot {seat}" if bot else f"Seat {seat}")
-            seat = game.take_seat(label, bot, tokens.token_hash(token) if token else None)
+            if player is not None:
+                mine = next((s["seat"] for s in game.seats if s.get("player") == player), None)
+                if mine is not None:
+                    raise Conflict(f"{player} already sits at seat {mine} of this game: a player takes one seat", kind="seated")
+            chosen = label if label is not None else (f"{bot.title()} bot {seat}" if bot else f"Seat {seat}")
+            taken = {names.key(s["name"]) for s in game.seats}
+            if names.key(chosen) in taken:
+                raise Conflict(
+                    f"a seat of this game is already named {chosen!r}: names are unique within a game", kind="name-taken"
+                )
+            seat = game.take_seat(chosen, bot, tokens.token_hash(token) if token else None, player, contribution)
             _fill_mob_seats(game)
             return seat
 
         _, seat = self._change(game_id, change)
+        if seat < 0:
+            raise Conflict("the game expired in the lobby: it was not started in time", kind="expired")
         return seat, token
+
+    def register_player(self, name: object) -> tuple[str, str]:
+        """Register a player's name; returns (the name as kept, the player key, shown once)."""
+        return self.players.register(name, self.clock())
+
+    def cancel(self, game_id: UUID, host_token: str | None) -> None:
+        """The host cancels a game that has not started."""
+
+        def change(game: Game, attempt: int) -> bool:
+            if not tokens.matches(host_token, game.host_token_hash):
+                raise Unauthorized("cancelling a game needs its host token (Authorization: Bearer <host_token>)")
+            if self._expire(game):
+                return False
+            if game.status != "lobby":
+                raise Conflict(f"the game is {game.status}: only a game that has not started can be cancelled")
+            game.cancel("cancelled", self.clock())
+            return True
+
+        _, cancelled = self._change(game_id, change)
+        if not cancelled:
+            raise Conflict("the game expired in the lobby: it was not started in time", kind="expired")
+
+    def _expire(self, game: Game) -> bool:
+        """Record that a game left in the lobby past its time expired; True if it did now."""
+        now = self.clock()
+        if game.status == "lobby" and game.expires_at is not None and now >= game.expires_at:
+            game.cancel("expired", now)
+            return True
+        return False
 
     def start(self, game_id: UUID, host_token: str | None) -> int:
         def change(game: Game, attempt: int) -> int:
             if not tokens.matches(host_token, game.host_token_hash):
                 raise Unauthorized("starting a game needs its host token (Authorization: Bearer <host_token>)")
+            if self._expire(game):
+                return -1
+            if game.status in ("cancelled", "expired"):
+                raise Conflict(f"the game was {game.status} before it started", kind=game.status)
             if game.status != "lobby":
                 raise Conflict("the game has already started")
             free = game.spec["seats"] - len(game.seats)
@@ -191,11 +299,13 @@ class GameService:
             now = self.clock()
             config = rules.make_config({**game.spec, "names": [s["name"] for s in game.seats]})
             game.request_start(config.to_dict(), now)
-            game.append(rules.start(config, game.seed, now=now, rig=game.rig, components=game.spec.get("components")))
+            game.append(setup_events(rules, game, config, now))
             self._server_moves(game, now)
             return game.seq
 
         _, seq = self._change(game_id, change)
+        if seq < 0:
+            raise Conflict("the game expired in the lobby: it was not started in time", kind="expired")
         return seq
 
     # ----- play -----
@@ -218,17 +328,26 @@ class GameService:
                 if {k: v for k, v in first["command"].items() if k != "at"} != {**body, "seat": seat}:
                     raise BadRequest("this Idempotency-Key was used for a different command", kind="idempotency-key-reused")
                 return first["last_seq"], self._answer(game, first["first_seq"], first["last_seq"], seat), True
-            if game.status == "lobby":
-                raise Conflict("the game has not started")
+            if game.status in ("lobby", "cancelled", "expired"):
+                raise Conflict("the game has not started" if game.status == "lobby" else f"the game was {game.status}")
             if game.status == "finished":
                 raise Conflict("the game is over; nothing more can be played", rule="R9")
             if expected is not None and expected != game.seq:
                 raise Conflict(f"stale: you expected seq {expected}, the game is at {game.seq}", seq=game.seq)
             if "seat" in body and body["seat"] != seat:
                 raise Forbidden(f"your token acts for seat {seat}, not seat {body['seat']}")
+            rules = ruleset_named(game.ruleset)
+            if body.get("type") in rules.system_commands:
+                raise BadRequest(f"{body['type']!r} is a command of the server itself; it cannot be sent")
+            if body.get("type") != "resign" and seat in rules.autoplayed(game.state):
+                raise Conflict(
+                    f"seat {seat} is played by the server now (it resigned, or was given to a bot after "
+                    "running out of time): its commands are no longer taken",
+                    kind="autoplayed",
+                    rule="S3",
+                )
             now = self.clock()
             command = {**body, "seat": seat, "at": now}
-            rules = ruleset_named(game.ruleset)
             raced = attempt > 0 or (arrival is not None and arrival != game.seq)
             try:
                 events = rules.decide(game.state, command)
@@ -243,10 +362,13 @@ class GameService:
         _, answer = self._change(game_id, change)
         return answer
 
-    def close_due_window(self, game_id: UUID) -> bool:
-        """Close the open window if its deadline has passed (the deadline keeper calls this)."""
+    def enforce_deadlines(self, game_id: UUID) -> bool:
+        """Act on every deadline of the game that has passed (the deadline keeper calls this): close a reaction
+        window, decide for a seat whose clock ran out, expire a game left in the lobby. True if anything changed."""
 
         def change(game: Game, attempt: int) -> bool:
+            if self._expire(game):
+                return True
             if game.status != "active":
                 return False
             before = game.seq
@@ -257,7 +379,8 @@ class GameService:
         return changed
 
     def _server_moves(self, game: Game, now: float) -> None:
-        """The server's part after any change: close windows past their deadline, play bot seats."""
+        """The server's part after any change: close windows past their deadline, decide for seats whose clock
+        ran out, play bot seats and seats the server plays (resigned, abandoned)."""
         rules = ruleset_named(game.ruleset)
         for _ in range(self.settings.bot_move_limit):
             if game.status != "active":
@@ -269,18 +392,51 @@ class GameService:
                 game.accept(None, "server", command, game.current_request, now)
                 game.append(rules.decide(state, command))
                 continue
-            bots = [seat for seat, _ in rules.awaited(state) if game.seats[seat]["bot"]]
+            late = sorted((at, seat) for seat, at in game.deadlines().items() if now >= at)
+            if late:
+                self._time_out(game, rules, late[0][1], late[0][0], now)
+                continue
+            served = set(rules.autoplayed(state))
+            bots = [seat for seat, _ in rules.awaited(state) if game.seats[seat]["bot"] or seat in served]
             if not bots:
                 return
             seat = bots[0]
-            seed = int.from_bytes(hashlib.sha256(f"{game.seed}#{seat}#{game.seq}".encode()).digest()[:8], "big")
-            bot = make_bot(game.seats[seat]["bot"], seed)
-            option = bot.choose(rules.view(state, seat), rules.prompts(state, seat))
+            option = self._bot(game, seat).choose(rules.view(state, seat), rules.prompts(state, seat))
             if option is None:
                 return
             command = {**option.command, "at": now}
             game.accept(seat, "bot", command, game.current_request, now)
             game.append(rules.decide(state, command))
+
+    def _bot(self, game: Game, seat: int) -> Any:
+        """The bot that plays ``seat`` now: its own, or the one that stands in for a person (ruling S3)."""
+        seed = int.from_bytes(hashlib.sha256(f"{game.seed}#{seat}#{game.seq}".encode()).digest()[:8], "big")
+        return make_bot(game.seats[seat]["bot"] or TIMEOUT_BOT, seed)
+
+    def _time_out(self, game: Game, rules: Any, seat: int, deadline: float, now: float) -> None:
+        """The seat's clock ran out: the cautious bot decides for it, recorded as a timeout (ruling S3); after
+        ``timeouts_to_forfeit`` in a row the seat is abandoned to the bot for the rest of the game."""
+        state = game.state
+        kinds = game.clock_kinds[str(seat)]
+        prompts = [p for p in rules.prompts(state, seat) if not p.free and p.kind in kinds]
+        option = self._bot(game, seat).choose(rules.view(state, seat), prompts)
+        if option is None:  # pragma: no cover - a blocking prompt always has an option
+            raise AssertionError(f"no option for seat {seat}'s timed-out decision")
+        kind = next(p.kind for p in prompts if any(o is option for o in p.options))
+        count = game.timeouts.get(str(seat), 0) + 1
+        limit = game.spec.get("timeouts_to_forfeit", DEFAULT_TIMEOUTS_TO_FORFEIT)
+        command = {
+            "type": "timeout",
+            "seat": seat,
+            "kind": kind,
+            "deadline": deadline,
+            "count": count,
+            "abandon": bool(limit) and count >= limit,
+            "play": option.command,
+            "at": now,
+        }
+        game.accept(seat, "timeout", command, game.current_request, now)
+        game.append(rules.decide(state, command))
 
     # ----- reading -----
 
@@ -324,14 +480,49 @@ class GameService:
         return self._read(game_id, lambda game: game.finished_seq)
 
     def deadline_in(self, game: Game) -> float | None:
-        """When the open reaction window of a loaded game closes, if it has a deadline."""
+        """The next moment the server must act on a loaded game: a reaction window or undo pause closing, a
+        seat's decision clock running out, or the lobby expiring."""
+        if game.status == "lobby":
+            return game.expires_at
         if game.status != "active":
             return None
         due = ruleset_named(game.ruleset).deadline(game.state)
-        return due[1] if due else None
+        moments = [due[1]] if due else []
+        moments.extend(game.deadlines().values())
+        return min(moments, default=None)
 
     def deadline_of(self, game_id: UUID) -> float | None:
         return self._read(game_id, self.deadline_in)
+
+    def open_games(self) -> list[UUID]:
+        """Every game in the lobby or in play, read from the store itself (never from a view that may lag):
+        the deadline keeper starts from these."""
+        open_ids: dict[UUID, bool] = {}
+        position = 0
+        topics = [f"{Game.__module__}:Game.{name}" for name in LIFECYCLE]
+        while True:
+            batch = self.store.recorder.select_notifications(position, 1000, topics=topics, inclusive_of_start=False)
+            for n in batch:
+                name = n.topic.rsplit(".", 1)[-1]
+                if name in ("Created", "StartRequested"):
+                    open_ids[n.originator_id] = True  # type: ignore[index]
+                else:
+                    open_ids.pop(n.originator_id, None)  # type: ignore[arg-type]
+            if len(batch) < 1000:
+                return list(open_ids)
+            position = batch[-1].id
+
+
+def setup_events(rules: Any, game: Game, config: Any, now: float) -> list[Any]:
+    """The ruleset's events that begin ``game``: shuffled from its seed (``Game.shuffle_seed``), with the
+    commitment published at its creation (none for a game whose creator chose the seed: it is rigged). The service
+    starts a game with them, and ``verify`` re-runs them."""
+    commitment = {"mixed": game.commitment, "exact": ""}.get(game.seeding)  # "plain": the seed's own hash
+    return list(
+        rules.start(
+            config, game.shuffle_seed(), now=now, rig=game.rig, components=game.spec.get("components"), commitment=commitment
+        )
+    )
 
 
 def _ruleset(name: Any) -> Any:
@@ -344,6 +535,28 @@ def _ruleset(name: Any) -> Any:
 
 
 __all__ = ["GameService", "GameStore", "ServiceError"]
+
+
+def _table_options(spec: dict[str, Any], default_turn_seconds: float) -> dict[str, Any]:
+    """The service's own game options: the decision clock and when a seat that keeps timing out is abandoned."""
+    seconds = spec.get("turn_seconds", default_turn_seconds)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds != seconds:
+        raise BadRequest("'turn_seconds' is a number of seconds")
+    if seconds and not MIN_CLOCK <= seconds <= MAX_CLOCK:
+        raise BadRequest(f"'turn_seconds' is 0 (no clock) or {MIN_CLOCK:g} to {MAX_CLOCK:g} seconds, not {seconds}")
+    limit = spec.get("timeouts_to_forfeit", DEFAULT_TIMEOUTS_TO_FORFEIT)
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= MAX_TIMEOUTS_TO_FORFEIT:
+        raise BadRequest(f"'timeouts_to_forfeit' is a whole number from 0 (never) to {MAX_TIMEOUTS_TO_FORFEIT}")
+    return {"turn_seconds": float(seconds), "timeouts_to_forfeit": limit}
+
+
+def _contribution(value: Any, what: str) -> str | None:
+    """A participant's contribution to the shuffle seed: any text of 1 to ``MAX_CONTRIBUTION`` characters."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_CONTRIBUTION:
+        raise BadRequest(f"{what} is a string of 1 to {MAX_CONTRIBUTION} characters")
+    return value
 
 
 def _fill_mob_seats(game: Game) -> None:

@@ -1,8 +1,9 @@
 """The record of a game, for settling disputes: verification, export and import, and audits.
 
-- ``verify``: replay the game from its revealed seed: start it again and re-decide every recorded
-  command (players', bots', the server's), then compare every event with the stored one, byte for byte,
-  and the seed with the commitment published at the start. Any shuffle, draw or rule applied
+- ``verify``: replay the game from its revealed seed: make the seed again from the server's secret (revealed
+  now) and every contribution (the creator's seed, each seat's entropy), check the secret against the commitment
+  published before the game, start it again and re-decide every recorded command (players', bots', the
+  server's), then compare every event with the stored one, byte for byte. Any shuffle, draw or rule applied
   differently shows as the first differing event.
 - ``export_lines``/``import_lines``: the stored events of a finished game as NDJSON, and back into
   another store unchanged (same ids, versions, topics and bodies).
@@ -26,7 +27,7 @@ from domain.kernel.rng import commitment_of
 from replay.engine import Replay
 from service.aggregate import Game
 from service.errors import BadRequest, Conflict, NotFound
-from service.games import GameService
+from service.games import GameService, setup_events
 from service.rulesets import ruleset_named
 
 EXPORT_FORMAT = "aegis-game/1"
@@ -59,12 +60,11 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
     config = rules.make_config(started.config)
     problems: list[str] = []
     if not game.rigged and recorded[0].get("commitment") != commitment_of(game.seed):
-        problems.append("the seed does not match the commitment published at the start")
-    if recorded[0].get("seed") != game.seed:
-        problems.append("the seed recorded at the start is not the game's seed")
-    produced = [
-        e.to_dict() for e in rules.start(config, game.seed, now=started.at, rig=game.rig, components=game.spec.get("components"))
-    ]
+        problems.append("the server's secret does not match the commitment published before the game")
+    seed = game.shuffle_seed()  # the secret mixed with the creator's seed and every seat's entropy
+    if recorded[0].get("seed") != seed:
+        problems.append("the seed recorded at the start is not the one the secret and the contributions make")
+    produced = [e.to_dict() for e in setup_events(rules, game, config, started.at)]
     state = rules.fold(config, [event_from_dict(e) for e in produced])
     commands = 0
     for e in stored:
@@ -92,8 +92,11 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
         "ok": not problems,
         "events": len(recorded),
         "commands": commands,
-        "seed": game.seed,
+        "seed": seed,
         "commitment": recorded[0].get("commitment"),
+        "server_secret": game.seed if game.seeding == "mixed" else None,
+        "creator_seed": game.creator_seed if game.seeding == "mixed" else game.seed,
+        "seat_entropy": {str(s["seat"]): s["entropy"] for s in game.seats if s.get("entropy")},
         "rigged": game.rigged,
         "problems": problems,
         "first_difference": first_difference,

@@ -20,6 +20,7 @@ from domain.kernel.errors import MalformedCommand
 from service.postgres import FACTORY_TOPIC  # the library's PostgreSQL factory, failing fast
 
 SQLITE = "eventsourcing.sqlite"
+MIN_CLOCK, MAX_CLOCK = 1.0, 7 * 86400.0  # a decision clock's range in seconds (0: no clock)
 POSTGRES = "eventsourcing.postgres"
 
 
@@ -35,6 +36,8 @@ class Settings:
     projector: str = "in-process"  # or "worker": a separate `aegis project` process keeps the views
     view_wait: float = 0.5
     catalog: ClassicCatalog | None = None  # AEGIS_CATALOG: Classic texts from the physical game (None: shipped)
+    turn_seconds: float = 120.0  # AEGIS_TURN_SECONDS: default decision clock of new games (0: none)
+    lobby_ttl: float = 86400.0  # AEGIS_LOBBY_TTL: a game not started this many seconds after its creation expires
 
     @property
     def persistence(self) -> str:
@@ -96,7 +99,17 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         projector=_choice(env, "AEGIS_PROJECTOR", ("in-process", "worker"), "in-process"),
         view_wait=_number(env, "AEGIS_VIEW_WAIT", 0.5, 0),
         catalog=read_catalog(env["AEGIS_CATALOG"]) if env.get("AEGIS_CATALOG") else None,
+        turn_seconds=_seconds(env, "AEGIS_TURN_SECONDS", 120.0),
+        lobby_ttl=_number(env, "AEGIS_LOBBY_TTL", 86400.0, 1),
     )
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    """A decision clock: 0 (none) or 1 second to 7 days, like the game option it is the default of."""
+    value = _number(env, name, default, 0)
+    if value and not MIN_CLOCK <= value <= MAX_CLOCK:
+        raise MalformedCommand(f"environment variable {name} must be 0 (no clock) or {MIN_CLOCK:g} to {MAX_CLOCK:g} seconds")
+    return value
 
 
 def read_catalog(path: str) -> ClassicCatalog:

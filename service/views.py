@@ -10,8 +10,11 @@ from domain.kernel.redaction import Perspective
 from service.aggregate import Game
 from service.rulesets import ruleset_named
 
+TABLE_OPTIONS = ("turn_seconds", "timeouts_to_forfeit")  # the service's own game options (``service.games``)
+
 
 def view_of(game: Game, who: Perspective) -> dict[str, Any]:
+    config = {k: v for k, v in (game.config or game.spec).items() if k != "names"}
     out: dict[str, Any] = {
         "id": str(game.id),
         "ruleset": game.ruleset,
@@ -19,25 +22,63 @@ def view_of(game: Game, who: Perspective) -> dict[str, Any]:
         "seq": game.seq,
         "rigged": game.rigged,
         "you": who if isinstance(who, int) else None,
-        "seats": [
-            {"seat": s["seat"], "name": s["name"], "bot": s["bot"], "mob": s["seat"] in game.spec.get("mobs", ())}
-            for s in game.seats
-        ],
+        "seats": seats_of(game),
         "seats_total": game.spec["seats"],
-        "config": {k: v for k, v in (game.config or game.spec).items() if k != "names"},
+        "config": config | {k: game.spec.get(k, 0) for k in TABLE_OPTIONS},
+        "fairness": fairness_of(game),
         "prompts": [],
         "table": None,
         "deadline": None,
+        "clocks": [],
+        "expires_at": game.expires_at if game.status == "lobby" else None,
     }
     if game.config is not None:
         rules = ruleset_named(game.ruleset)
         state = game.state
         out["table"] = rules.view(state, who)
+        clocks = game.deadlines()
+        out["clocks"] = [{"seat": seat, "deadline": at} for seat, at in sorted(clocks.items())]
         if isinstance(who, int):
-            out["prompts"] = [prompt_dict(p) for p in rules.prompts(state, who)]
+            kinds = game.clock_kinds.get(str(who), ()) if who in clocks else ()
+            out["prompts"] = [
+                prompt_dict(p, clocks[who] if p.kind in kinds and not p.free else None) for p in rules.prompts(state, who)
+            ]
         due = rules.deadline(state) if game.status == "active" else None
         out["deadline"] = due[1] if due else None
     return out
+
+
+def seats_of(game: Game) -> list[dict[str, Any]]:
+    """Who sits where: a registered player (``player``), a guest, a bot or a mob; and whether the server plays the
+    seat now (``autoplayed``: it resigned, or its player ran out of time too often)."""
+    mobs = game.spec.get("mobs", ())
+    served = set(ruleset_named(game.ruleset).autoplayed(game.state)) if game.config is not None else set()
+    return [
+        {
+            "seat": s["seat"],
+            "name": s["name"],
+            "bot": s["bot"],
+            "mob": s["seat"] in mobs,
+            "player": s.get("player"),
+            "guest": not s["bot"] and s["seat"] not in mobs and not s.get("player"),
+            "autoplayed": s["seat"] in served,
+        }
+        for s in game.seats
+    ]
+
+
+def fairness_of(game: Game) -> dict[str, Any]:
+    """How the game's shuffles are drawn, for everyone to see before they play: the commitment to the server's
+    secret (published at creation), whether the creator's seed and which seats' entropy were mixed in, and
+    whether anyone could know the draws (``rigged``: a chosen position, or a seed its creator chose exactly)."""
+    return {
+        "seeding": game.seeding,
+        "commitment": game.commitment,
+        "creator_seed": bool(game.creator_seed) or game.seeding == "exact",
+        "seat_entropy": [s["seat"] for s in game.seats if s.get("entropy")],
+        "rigged": game.rigged,
+        "position_chosen": game.rig is not None,
+    }
 
 
 def summary_of(game: Game) -> dict[str, Any]:
@@ -50,15 +91,19 @@ def summary_of(game: Game) -> dict[str, Any]:
         "seats_free": game.spec["seats"] - len(game.seats),
         "rigged": game.rigged,
         "created": game.created_at,
+        "expires_at": game.expires_at if game.status == "lobby" else None,
+        "turn_seconds": game.spec.get("turn_seconds", 0),
     }
 
 
-def prompt_dict(p: Any) -> dict[str, Any]:
+def prompt_dict(p: Any, clock: float | None = None) -> dict[str, Any]:
+    """A prompt as readers get it; ``clock``: the deadline of the seat's decision clock, for a prompt the rules
+    do not time themselves (a reaction window's prompt carries the window's deadline)."""
     return {
         "seat": p.seat,
         "kind": p.kind,
         "text": p.text,
-        "deadline": p.deadline,
+        "deadline": p.deadline if clock is None else clock,
         "free": p.free,
         "options": [{"label": o.label, "command": o.command} for o in p.options],
     }

@@ -35,7 +35,10 @@ def test_a_client_that_knows_only_the_contract_plays_a_whole_game(app, seats):
     assert [e["seq"] for e in log["events"]] == list(range(1, final["seq"] + 1))
     assert log["events"][-1]["type"] == "GameEnded"
     assert api.events(gid, tokens[0])["events"] == log["events"]
-    assert log["events"][0]["seed"] == f"whole-{len(seats)}"  # published at the end (A53)
+    # published at the end (A53): the seed the shuffles were drawn from, the server's secret mixed with the creator's
+    verified = api.c.get(f"/api/games/{gid}/verify").get_json()
+    assert verified["ok"] and log["events"][0]["seed"] == verified["seed"] != f"whole-{len(seats)}"
+    assert verified["creator_seed"] == f"whole-{len(seats)}"
 
 
 def test_the_store_reads_like_the_game(app):

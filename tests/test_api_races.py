@@ -163,7 +163,7 @@ def test_a_save_that_loses_a_race_with_another_process_is_retried_on_the_new_sta
 
     a, b = GameService(load(store_env)), GameService(load(store_env))
     try:
-        gid, host = a.create_game({"seats": 3, "reaction_seconds": 0, "setup": {"deck": ["Mason"], "first_player": 0}})
+        gid, host, _ = a.create_game({"seats": 3, "reaction_seconds": 0, "setup": {"deck": ["Mason"], "first_player": 0}})
         tokens = [a.take_seat(gid, name=f"p{i}", bot=None)[1] for i in range(3)]
         a.start(gid, host)
         a.submit(gid, tokens[0], {"type": "declare", "action": "treasury"})

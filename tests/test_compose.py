@@ -77,7 +77,7 @@ def test_the_dockerfile_installs_every_package():
 def test_every_environment_variable_the_service_reads_is_documented():
     source = (ROOT / "service" / "settings.py").read_text()
     names = set(re.findall(r'env(?:\.get)?\(\s*"([A-Z_]+)"', source)) | set(
-        re.findall(r'_(?:number|choice)\(env, "([A-Z_]+)"', source)
+        re.findall(r'_(?:number|choice|seconds)\(env, "([A-Z_]+)"', source)
     )
     assert {"AEGIS_REACTION_SECONDS", "REDIS_URL", "AEGIS_PROJECTOR"} <= names
     names.discard("USER")  # the login name, the default POSTGRES_USER (documented as $USER)

@@ -9,6 +9,7 @@ import subprocess
 import time
 from uuid import UUID
 
+from domain.kernel.rng import commitment_of
 from service.games import GameService
 from service.records import audit, export_lines, import_lines, verify
 from service.settings import load
@@ -29,7 +30,8 @@ def test_a_finished_game_verifies_from_its_seed(sqlite_app):
     result = sqlite_app.test_client().get(f"/api/games/{gid}/verify").get_json()
     assert result["ok"] is True, result["problems"]
     assert result["events"] == api.view(gid)["seq"] and result["commands"] > 10
-    assert result["seed"] == "record" and result["first_difference"] is None
+    assert result["creator_seed"] == "record" and result["first_difference"] is None
+    assert result["commitment"] == commitment_of(result["server_secret"]) and result["seed"] != "record"
 
 
 def test_verify_waits_for_the_end_of_the_game(sqlite_app):

@@ -13,6 +13,7 @@ from domain.everaegis import narration as _narration
 from domain.everaegis import prompts as _prompts
 from domain.everaegis import redaction as _redaction
 from domain.everaegis import rig as _rig
+from domain.everaegis import statistics as _statistics
 from domain.everaegis.classic import ClassicCatalog, shipped
 from domain.everaegis.config import Config, make_config
 from domain.everaegis.state import GameState
@@ -23,6 +24,12 @@ from domain.kernel.redaction import Perspective
 
 class EverAegis:
     name = "ever-aegis"
+    window_kinds = frozenset({"react", "undo"})  # prompt kinds closed by the rules' own deadlines
+    system_commands = frozenset(_decide.SYSTEM_COMMANDS)
+
+    def autoplayed(self, state: GameState) -> list[int]:
+        """Seats whose remaining decisions the server makes (resigned, abandoned)."""
+        return sorted(set(getattr(state, "resigned", [])) | set(getattr(state, "abandoned", [])))
 
     def make_config(self, spec: dict[str, Any]) -> Config:
         return make_config(
@@ -102,6 +109,10 @@ class EverAegis:
         if u is not None and u.paused and u.deadline is not None:
             return f"undo:{u.window}", u.deadline
         return None
+
+    def summarize(self, config: Config, events: Iterable[Event]) -> dict[str, Any]:
+        """Each seat's place and statistics in a finished game (``statistics.py``)."""
+        return _statistics.summarize(config, events)
 
     def close_command(self, token: Any, at: float) -> dict[str, Any]:
         if isinstance(token, str) and token.startswith("undo:"):

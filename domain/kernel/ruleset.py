@@ -74,5 +74,9 @@ class Ruleset(Protocol):
     def deadline(self, state: Any) -> tuple[int, float] | None:
         """(window id, time) of the open reaction window's deadline, if there is one."""
 
+    def summarize(self, config: Any, events: Iterable[Event]) -> dict[str, Any]:
+        """A finished game, seat by seat: ``{"result", "winners", "seats": [{"seat", "place", "won", "draw", <statistics>}]}``
+        (place 1 is the best; equal places are ties). Called once, when the game is over."""
+
     def close_command(self, window: int, at: float) -> dict[str, Any]:
         """The service's command that closes a window whose deadline has passed."""
