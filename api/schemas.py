@@ -50,6 +50,8 @@ class CreateGameIn(Strict):
         },
     )
     exact_seed = fields.Boolean(
+        truthy={True},
+        falsy={False},
         metadata={
             "description": "true: draw every shuffle from 'seed' exactly, with no secret of the server (to reproduce "
             "a past game); the game is rigged, and every view says so"

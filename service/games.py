@@ -217,9 +217,9 @@ class GameService:
             if label is not None and names.key(label) != names.key(player):
                 raise BadRequest(f"this player key belongs to {player!r}, not {label!r}; leave 'name' out to sit as {player!r}")
             label = player
-        elif label is not None and self.players.find(label) is not None:
+        elif label is not None and (owner := self.players.find(label)) is not None:
             raise Conflict(
-                f"{label!r} is a registered player's name: take the seat with that player's key "
+                f"{label!r} is the registered player {owner.name!r}'s name: take the seat with that player's key "
                 "(Authorization: Bearer <player key>), or choose another name",
                 kind="name-taken",
             )
