@@ -175,7 +175,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/export": {
         "get": {
-            "summary": "A finished game's stored events as NDJSON (aegis import reads it)",
+            "summary": "A finished game's stored events as NDJSON, token hashes removed (aegis import reads it)",
             "parameters": [GAME_ID],
             "responses": {
                 "200": {
