@@ -28,8 +28,8 @@ def _json(schema: Any) -> dict[str, Any]:
 def _problems(*codes: int) -> dict[str, Any]:
     text = {
         400: "malformed body or query",
-        401: "missing or unknown token",
-        403: "not your seat, or not your prompt",
+        401: "missing or unknown token (or stream ticket: malformed, altered, another game's or seat's, expired)",
+        403: "not your seat, or not your prompt, or the host token where a seat token is needed",
         404: "no such game",
         409: "stale expected_seq, a conflicting command, not started, already finished, cancelled or expired, "
         "a name already taken",
@@ -122,7 +122,14 @@ PATHS: dict[str, dict[str, Any]] = {
             "summary": "Server-Sent Events: your view, then each new event as you may see it (id: seq), then 'end'",
             "parameters": [
                 GAME_ID,
-                {"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
+                {
+                    "name": "ticket",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "description": "a stream ticket (POST /api/games/{gid}/stream-ticket), for clients that cannot send "
+                    "headers; ?token= is refused (400): a token in a URL is written to access logs",
+                },
                 {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "integer"}},
                 {"name": "last_event_id", "in": "query", "required": False, "schema": {"type": "integer"}},
             ],
@@ -134,6 +141,18 @@ PATHS: dict[str, dict[str, Any]] = {
                     "content": {"text/event-stream": {"schema": {"type": "string"}}},
                 },
                 **_problems(400, 401, 404),
+            },
+        }
+    },
+    "/api/games/{gid}/stream-ticket": {
+        "post": {
+            "summary": "A short-lived ticket that opens your seat's stream (?ticket=), for clients that cannot send headers",
+            "parameters": [GAME_ID],
+            "security": BEARER,
+            "requestBody": {"required": False, **_json("StreamTicketIn")},
+            "responses": {
+                "201": {"description": "the ticket, its seat and when it expires", **_json("StreamTicketOut")},
+                **_problems(400, 401, 403, 404),
             },
         }
     },
@@ -171,7 +190,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/export": {
         "get": {
-            "summary": "A finished game's stored events as NDJSON (aegis import reads it)",
+            "summary": "A finished game's stored events as NDJSON, token hashes removed (aegis import reads it)",
             "parameters": [GAME_ID],
             "responses": {
                 "200": {

@@ -122,6 +122,10 @@ class CommandIn(Schema):
     )
 
 
+class StreamTicketIn(Strict):
+    """No fields: the seat comes from the token in the Authorization header (an empty object or no body)."""
+
+
 class EventsQuery(Strict):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=5000))
@@ -245,6 +249,21 @@ class ViewOut(Schema):
         fields.Nested(ClockOut), required=True, metadata={"description": "every running decision clock (turn_seconds)"}
     )
     expires_at = fields.Float(allow_none=True, metadata={"description": "a game in the lobby expires then unless started"})
+
+
+class StreamTicketOut(Schema):
+    ticket = fields.String(
+        required=True,
+        metadata={
+            "description": "opens this seat's stream as GET /api/games/{id}/stream?ticket=<ticket> until expires_at, "
+            "and nothing else: v1.<seat>.<expires_at>.<HMAC-SHA256 hex>"
+        },
+    )
+    seat = fields.Integer(required=True, metadata={"description": "the seat whose stream the ticket opens"})
+    expires_at = fields.Integer(
+        required=True,
+        metadata={"description": "seconds since the epoch; a stream opened before then runs on after it"},
+    )
 
 
 class CommandOut(Schema):

@@ -6,7 +6,9 @@
   server's), then compare every event with the stored one, byte for byte. Any shuffle, draw or rule applied
   differently shows as the first differing event.
 - ``export_lines``/``import_lines``: the stored events of a finished game as NDJSON, and back into
-  another store unchanged (same ids, versions, topics and bodies).
+  another store (same ids, versions, topics and bodies), without secrets: every token hash (``*_hash``
+  in an event's state: ``host_token_hash``, ``token_hash``) is exported as null, so an export can be
+  published (a hash would let anyone test guesses offline, and it keys the seat's stream tickets).
 - ``audit``: a claim at a step: what the claimant held, what each player knew, every answer with its
   time, whether an undo could have been claimed (RULINGS: Undo), and what followed.
 """
@@ -31,6 +33,7 @@ from service.games import GameService, setup_events
 from service.rulesets import ruleset_named
 
 EXPORT_FORMAT = "aegis-game/1"
+SECRET_SUFFIX = "_hash"  # fields of a stored event's state that hold a token's hash
 
 
 def _stored(service: GameService, game_id: UUID) -> list[Any]:
@@ -109,21 +112,29 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
 def export_lines(service: GameService, game_id: UUID) -> Iterator[str]:
     _finished(service, game_id)
     rows = service.store.recorder.select_events(game_id)
-    yield json.dumps({"format": EXPORT_FORMAT, "game": str(game_id), "events": len(rows)})
+    yield json.dumps({"format": EXPORT_FORMAT, "game": str(game_id), "events": len(rows), "token_hashes": "removed"})
     for row in rows:
         yield json.dumps(
             {
                 "originator_id": str(row.originator_id),
                 "originator_version": row.originator_version,
                 "topic": row.topic,
-                "state": json.loads(row.state),
+                "state": without_secrets(json.loads(row.state)),
             },
             sort_keys=True,
         )
 
 
+def without_secrets(state: dict[str, Any]) -> dict[str, Any]:
+    """A stored event's state with every token hash (a ``*_hash`` field) null. Nothing replayed or shown
+    reads them: a finished game needs no token (``verify`` and every view work on the imported game)."""
+    return {k: None if k.endswith(SECRET_SUFFIX) else v for k, v in state.items()}
+
+
 def import_lines(service: GameService, lines: Iterable[str]) -> UUID:
-    """Write an exported game into this store, unchanged. Refuses a game that is already here."""
+    """Write an exported game into this store, as exported, token hashes null (an export written before they
+    were removed has them removed here: a store keeps only hashes of the tokens it issued). Refuses a game
+    that is already here."""
     items = [json.loads(line) for line in lines if line.strip()]
     if not items or items[0].get("format") != EXPORT_FORMAT:
         raise BadRequest(f"not an export of format {EXPORT_FORMAT}")
@@ -133,12 +144,14 @@ def import_lines(service: GameService, lines: Iterable[str]) -> UUID:
     game_id = UUID(header["game"])
     if service.store.recorder.select_events(game_id, limit=1):
         raise Conflict(f"game {game_id} is already in this store")
+    if not all(isinstance(r, dict) and isinstance(r.get("state"), dict) for r in rows):
+        raise BadRequest("an exported event is not an object with a state object")
     stored = [
         StoredEvent(
             originator_id=UUID(r["originator_id"]),
             originator_version=int(r["originator_version"]),
             topic=r["topic"],
-            state=json.dumps(r["state"], separators=(",", ":")).encode(),
+            state=json.dumps(without_secrets(r["state"]), separators=(",", ":")).encode(),
         )
         for r in rows
     ]

@@ -113,10 +113,13 @@ def test_sigkill_of_api_processes_under_load_loses_nothing(tmp_path):
 
 class StreamReader:
     """One SSE client: reads frames in a thread and, when its connection ends before ``event: end``, connects
-    again with ``Last-Event-ID`` (like a browser's EventSource). ``cut`` closes the connection from here."""
+    again with ``Last-Event-ID`` (like a browser's EventSource). ``cut`` closes the connection from here.
+    A seat's client opens each connection with a new stream ticket, asked of ``ticket_url`` (another API
+    process may check it) with its token in the header, as a browser must (EventSource sends no header)."""
 
-    def __init__(self, url: str, game: str, token: str | None):
+    def __init__(self, url: str, game: str, token: str | None, ticket_url: str | None = None):
         self.url, self.game, self.token = url, game, token
+        self.ticket_url = ticket_url or url
         self.view_seq: int | None = None
         self.seqs: list[int] = []
         self.reconnects = 0
@@ -134,11 +137,11 @@ class StreamReader:
 
         deadline = time.monotonic() + 180
         while not self.ended.is_set() and time.monotonic() < deadline:
-            query = f"?token={self.token}" if self.token else ""
-            request = urllib.request.Request(f"{self.url}/api/games/{self.game}/stream{query}")
-            if self.last() is not None:
-                request.add_header("Last-Event-ID", str(self.last()))
             try:
+                query = f"?ticket={self._ticket()}" if self.token else ""
+                request = urllib.request.Request(f"{self.url}/api/games/{self.game}/stream{query}")
+                if self.last() is not None:
+                    request.add_header("Last-Event-ID", str(self.last()))
                 self.response = urllib.request.urlopen(request, timeout=30)
                 for frame in sse(line.decode() for line in self.response):
                     if frame.get("event") == "view":
@@ -153,6 +156,18 @@ class StreamReader:
                 pass  # cut, reset or refused: connect again with Last-Event-ID
             self.reconnects += 1
             time.sleep(0.1)
+
+    def _ticket(self) -> str:
+        import json
+        import urllib.request
+
+        asked = urllib.request.Request(
+            f"{self.ticket_url}/api/games/{self.game}/stream-ticket",
+            method="POST",
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
+        with urllib.request.urlopen(asked, timeout=30) as r:
+            return str(json.loads(r.read())["ticket"])
 
     def cut(self) -> None:
         with contextlib.suppress(Exception):
@@ -186,7 +201,7 @@ def test_redis_restart_under_connected_streams_misses_nothing(tmp_path):
             for bot in bots:
                 bot.setup()
                 for token in [*bot.tokens, None]:
-                    streams.append(StreamReader(reader.url, str(bot.game), token))
+                    streams.append(StreamReader(reader.url, str(bot.game), token, ticket_url=writer.url))
             _wait(lambda: all(s.started.is_set() for s in streams), 30, "every stream's first view")
             players = [threading.Thread(target=bot.run, args=(GameBot.play,), daemon=True) for bot in bots]
             for p in players:

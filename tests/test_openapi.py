@@ -33,6 +33,17 @@ def test_bodies_are_described_by_the_marshmallow_schemas(sqlite_app):
     assert set(PATHS) == set(doc["paths"])
 
 
+def test_the_stream_ticket_route_is_documented_and_the_stream_takes_no_token_in_its_url(sqlite_app):
+    doc = sqlite_app.test_client().get("/api/openapi.json").get_json()
+    ticket = doc["paths"]["/api/games/{gid}/stream-ticket"]["post"]
+    assert ticket["security"] == [{"bearer": []}]
+    assert ticket["responses"]["201"]["content"]["application/json"]["schema"]["$ref"].endswith("/StreamTicketOut")
+    assert {"400", "401", "403", "404"} <= set(ticket["responses"])
+    assert set(doc["components"]["schemas"]["StreamTicketOut"]["required"]) == {"ticket", "seat", "expires_at"}
+    params = {p["name"] for p in doc["paths"]["/api/games/{gid}/stream"]["get"]["parameters"]}
+    assert "ticket" in params and "token" not in params
+
+
 def test_the_docs_page_is_served(sqlite_app):
     page = sqlite_app.test_client().get("/api/docs")
     assert page.status_code == 200 and page.mimetype == "text/html"

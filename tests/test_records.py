@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sqlite3
@@ -98,12 +99,66 @@ def test_export_then_import_into_another_store_gives_the_same_game(sqlite_app, p
         other.close()
 
 
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_an_export_carries_no_token_nor_its_hash_yet_imports_and_verifies(sqlite_app, tmp_path):
+    api = Api(sqlite_app.test_client())
+    gid, host, tokens = api.new_game(["human", "human", "random"], seed="no-secrets", reaction_seconds=0)
+    api.start(gid, host)
+    api.play_humans(gid, tokens, random.Random(5))
+    here = sqlite_app.extensions["aegis"]
+    secrets = [host, *tokens.values()]
+    stored = b"".join(row.state for row in here.store.recorder.select_events(UUID(gid)))
+    assert all(_sha256(t).encode() in stored for t in secrets)  # the store keeps the hashes: the export removes them
+    body = sqlite_app.test_client().get(f"/api/games/{gid}/export").get_data(as_text=True)
+    for secret in secrets:
+        assert secret not in body and _sha256(secret) not in body
+    header, *rows = [json.loads(line) for line in body.splitlines()]
+    assert header["token_hashes"] == "removed" and header["events"] == len(rows)
+    created = next(r["state"] for r in rows if r["topic"].endswith("Game.Created"))
+    assert "host_token_hash" in created and created["host_token_hash"] is None
+    assert [r["state"]["token_hash"] for r in rows if r["topic"].endswith("Game.SeatTaken")] == [None, None, None]
+    assert [k for r in rows for k, v in r["state"].items() if k.endswith("_hash") and v is not None] == []
+    other = GameService(load({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "other.sqlite")}))
+    try:
+        assert str(import_lines(other, body.splitlines())) == gid
+        assert verify(other, UUID(gid))["ok"] is True
+        assert verify(other, UUID(gid)) == verify(here, UUID(gid))
+        assert other.view(UUID(gid), None) == here.view(UUID(gid), None)
+        assert audit(other, UUID(gid), 30, "omniscient") == audit(here, UUID(gid), 30, "omniscient")
+        assert list(export_lines(other, UUID(gid))) == body.splitlines()
+    finally:
+        other.close()
+
+
+def test_an_export_written_with_token_hashes_is_imported_without_them(sqlite_app, tmp_path):
+    """Exports made before the hashes were removed still import; the store keeps none of their hashes."""
+    _api, gid, tokens = _finished(sqlite_app, seed="old-export")
+    lines = list(export_lines(sqlite_app.extensions["aegis"], UUID(gid)))
+    header, *rows = [json.loads(line) for line in lines]
+    del header["token_hashes"]
+    for r in rows:
+        if r["topic"].endswith("Game.SeatTaken") and r["state"]["seat"] == 0:
+            r["state"]["token_hash"] = _sha256(tokens[0])
+    other = GameService(load({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "other.sqlite")}))
+    try:
+        import_lines(other, [json.dumps(header), *(json.dumps(r) for r in rows)])
+        stored = b"".join(row.state for row in other.store.recorder.select_events(UUID(gid)))
+        assert _sha256(tokens[0]).encode() not in stored
+        assert verify(other, UUID(gid))["ok"] is True
+    finally:
+        other.close()
+
+
 def test_the_command_line_exports_imports_and_verifies(sqlite_app, tmp_path, sqlite_env):
-    _, gid, _ = _finished(sqlite_app, seed="cli")
+    _, gid, tokens = _finished(sqlite_app, seed="cli")
     env = {**clean_env(), **sqlite_env}
     out = tmp_path / "game.ndjson"
     exported = subprocess.run(aegis("export", gid, "-o", str(out)), env=env, capture_output=True, text=True, timeout=60)
     assert exported.returncode == 0, exported.stderr
+    assert not [t for t in tokens.values() if t in out.read_text() or _sha256(t) in out.read_text()]
     target = {**clean_env(), "SQLITE_DBNAME": str(tmp_path / "other.sqlite")}
     imported = subprocess.run(aegis("import", str(out)), env=target, capture_output=True, text=True, timeout=60)
     assert imported.returncode == 0 and gid in imported.stdout, imported.stderr

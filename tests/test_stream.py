@@ -96,9 +96,17 @@ def test_a_stream_starts_with_the_view_then_sends_each_event_once(fast_app):
     assert end is not None and end["data"]["seq"] == log[-1]["seq"]
 
 
+def ticket_for(client: Any, gid: str, token: str) -> str:
+    """A stream ticket for the seat of ``token`` (asked with the token in the header, as a browser would)."""
+    r = client.post(f"/api/games/{gid}/stream-ticket", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()["ticket"]
+
+
 def test_the_stream_redacts_for_its_reader(fast_app):
     api, gid, tokens = _game(fast_app, seats=("human", "human", "random"))
-    response = fast_app.test_client().get(f"/api/games/{gid}/stream?token={tokens[1]}", buffered=False)
+    ticket = ticket_for(fast_app.test_client(), gid, tokens[1])
+    response = fast_app.test_client().get(f"/api/games/{gid}/stream?ticket={ticket}", buffered=False)
     frames = sse(_lines(response))
     assert next(frames)["data"]["you"] == 1
     view = api.view(gid, tokens[0])
@@ -146,7 +154,9 @@ def test_keep_alives_while_nothing_happens_and_the_end_of_a_finished_game(fast_a
 def test_stream_refusals(fast_app):
     _, gid, _ = _game(fast_app)
     c = fast_app.test_client()
-    assert c.get(f"/api/games/{gid}/stream?token=seat_wrong").status_code == 401
+    assert c.get(f"/api/games/{gid}/stream", headers={"Authorization": "Bearer seat_wrong"}).status_code == 401
+    assert c.get(f"/api/games/{gid}/stream?ticket=v1.0.1.00").status_code == 401
+    assert c.get(f"/api/games/{gid}/stream?token=seat_wrong").status_code == 400  # a token in a URL is logged
     assert c.get(f"/api/games/{gid}/stream", headers={"Last-Event-ID": "x"}).status_code == 400
     assert c.get("/api/games/00000000-0000-0000-0000-000000000000/stream").status_code == 404
 
@@ -215,9 +225,11 @@ def test_a_command_on_one_process_reaches_a_stream_held_on_another(postgres_env,
         them = _call(url_a, "POST", f"/api/games/{gid}/seats", {"name": "B"})
         _call(url_a, "POST", f"/api/games/{gid}/seats", {"bot": "random"})
         _call(url_a, "POST", f"/api/games/{gid}/start", {}, created["host_token"])
-        stream = urllib.request.urlopen(f"{url_b}/api/games/{gid}/stream?token={them['token']}", timeout=30)
+        ticket = _call(url_a, "POST", f"/api/games/{gid}/stream-ticket", {}, them["token"])["ticket"]  # any process checks it
+        stream = urllib.request.urlopen(f"{url_b}/api/games/{gid}/stream?ticket={ticket}", timeout=30)
         frames = sse(line.decode() for line in stream)
-        assert next(frames)["event"] == "view"
+        first = next(frames)
+        assert first["event"] == "view" and first["data"]["you"] == them["seat"]
         latencies = []
         for _ in range(12):
             views = {t: _call(url_a, "GET", f"/api/games/{gid}/view", token=t) for t in (me["token"], them["token"])}

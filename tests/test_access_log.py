@@ -1,0 +1,129 @@
+"""No token reaches a server's log: the real server, as a process, plays a game whose seat streams with a
+ticket, then its whole output (stdout and stderr: Werkzeug's access log, gunicorn's error log and, when
+turned on, its access log) is searched for every token and every token's hash.
+
+- ``aegis serve``: in-process, Werkzeug writes each request line, query string included, to stderr.
+- ``aegis serve --workers 1``: gunicorn as we configure it (``cli/serve.py``) writes no access log.
+- the README's equivalent gunicorn line with ``--access-logfile -``: an access log of every request line.
+
+Where an access log is written, the test also finds the stream's own request line with its ``?ticket=``
+in it: query strings are logged, so a ``?token=`` would have been."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_serve import aegis, clean_env, free_port
+from tests.test_stream import _call, sse
+
+SERVERS = {
+    "werkzeug": lambda port: aegis("serve", "--port", str(port)),
+    "aegis-gunicorn": lambda port: aegis("serve", "--port", str(port), "--workers", "1"),
+    "gunicorn-access-log": lambda port: [
+        *(sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "8", "-k", "gthread"),
+        *("-b", f"127.0.0.1:{port}", "--access-logfile", "-", "api.wsgi:app"),
+    ],
+}
+WRITES_ACCESS_LOG = {"werkzeug": True, "aegis-gunicorn": False, "gunicorn-access-log": True}
+
+
+@pytest.fixture(params=sorted(SERVERS))
+def server(request, tmp_path) -> Iterator[tuple[str, str, Path]]:
+    port = free_port()
+    log_path = tmp_path / "server.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            SERVERS[request.param](port),
+            cwd=tmp_path,
+            env={**clean_env(), "AEGIS_SSE_KEEPALIVE": "1"},
+            stdout=log,
+            stderr=log,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/readyz", timeout=1) as r:
+                    if json.loads(r.read())["status"] == "ready":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{request.param} did not become ready: {log_path.read_text()}")
+            time.sleep(0.05)
+        yield request.param, url, log_path
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _frames_through(frames: Iterator[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
+    """Event frames up to and including ``seq`` (or the end of the game), within 30 s (keep-alives every 1 s)."""
+    got = []
+    deadline = time.monotonic() + 30
+    for frame in frames:
+        assert time.monotonic() < deadline, f"seq {seq} did not reach the stream within 30 s"
+        if frame.get("event") == "end":
+            break
+        if "id" in frame:
+            got.append(frame)
+            if int(frame["id"]) >= seq:
+                break
+    return got
+
+
+def test_no_token_reaches_the_servers_log_while_a_ticket_stream_plays(server):
+    name, url, log_path = server
+    created = _call(url, "POST", "/api/games", {"seats": 3, "reaction_seconds": 0, "seed": "access-log"})
+    gid, host = created["id"], created["host_token"]
+    seats = [_call(url, "POST", f"/api/games/{gid}/seats", {"name": who}) for who in ("Ann", "Ben")]
+    _call(url, "POST", f"/api/games/{gid}/seats", {"bot": "random"})
+    _call(url, "POST", f"/api/games/{gid}/start", {}, host)
+    ann, ben = seats[0]["token"], seats[1]["token"]
+    issued = _call(url, "POST", f"/api/games/{gid}/stream-ticket", {}, ann)
+    assert issued["seat"] == 0
+    stream = urllib.request.urlopen(f"{url}/api/games/{gid}/stream?ticket={issued['ticket']}", timeout=30)
+    frames = sse(line.decode() for line in stream)
+    view = next(frames)
+    assert view["event"] == "view" and view["data"]["you"] == 0 and view["data"]["status"] == "active"
+    received: list[dict[str, Any]] = []
+    moves = 0
+    for _ in range(40):
+        views = {t: _call(url, "GET", f"/api/games/{gid}/view", token=t) for t in (ann, ben)}
+        if moves >= 8 or any(v["status"] == "finished" for v in views.values()):
+            break
+        token, mine = next((t, v) for t, v in views.items() if [p for p in v["prompts"] if not p["free"]])
+        prompt = next(p for p in mine["prompts"] if not p["free"])
+        answer = _call(url, "POST", f"/api/games/{gid}/commands", prompt["options"][0]["command"], token)
+        moves += 1
+        received += _frames_through(frames, answer["seq"])
+    stream.close()
+    assert moves >= 3
+    log = _call(url, "GET", f"/api/games/{gid}/events?after={view['data']['seq']}&limit=5000", token=ann)["events"]
+    assert [int(f["id"]) for f in received] == [e["seq"] for e in log][: len(received)]
+    assert received and int(received[-1]["id"]) >= answer["seq"]  # every event to the last move, as Ann may see it
+    assert [f["data"] for f in received] == log[: len(received)]
+    if WRITES_ACCESS_LOG[name]:  # gunicorn logs a request when its response ends: the closed stream's, soon
+        deadline = time.monotonic() + 15
+        while f"GET /api/games/{gid}/stream?ticket=v1.0." not in log_path.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+    text = log_path.read_text()
+    if WRITES_ACCESS_LOG[name]:
+        assert f"/api/games/{gid}/stream?ticket=v1.0." in text, text[-3000:]  # the query string is in the log
+        assert f"POST /api/games/{gid}/commands" in text
+    else:
+        assert f"/api/games/{gid}/" not in text, text[-3000:]  # no access log at all
+    for secret in (host, ann, ben):
+        assert secret not in text, f"a token in the {name} log"
+        assert hashlib.sha256(secret.encode()).hexdigest() not in text
