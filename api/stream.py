@@ -71,14 +71,14 @@ def stream(gid: str) -> Response:
         with broker.listen(str(gid_u)) as listener:  # listen first: nothing saved from now on is missed
             sent = last
             if sent is None:
-                view = streams.view_as(svc, gid_u, who)
+                view = svc.view_as(gid_u, who)
                 sent = view["seq"]
                 yield _frame(view_schema.dump(view), seq=sent, event="view")
                 if view["status"] == "finished":
                     yield _frame({"seq": sent}, event="end")
                     return
             while True:
-                events, seq = streams.events_as(svc, gid_u, who, sent, BATCH)
+                events, seq = svc.events_as(gid_u, who, sent, BATCH)
                 for e in events:
                     yield _frame(e, seq=e["seq"])
                     sent = e["seq"]

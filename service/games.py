@@ -462,18 +462,24 @@ class GameService:
         return [redact_event(e, effective) for e in game.log[first - 1 : last]]
 
     def events(self, game_id: UUID, token: str | None, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        def read(game: Game) -> tuple[list[dict[str, Any]], int]:
-            who = self._seat_of(game, token) if token else SPECTATOR
-            last = min(game.seq, after + limit)
-            return self._answer(game, after + 1, last, who) if after < last else [], game.seq
+        return self._read(game_id, lambda game: self._events(game, self._reader(game, token), after, limit))
 
-        return self._read(game_id, read)
+    def events_as(self, game_id: UUID, who: Perspective, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """Up to ``limit`` events after seq ``after`` as ``who`` may see them, and the game's seq."""
+        return self._read(game_id, lambda game: self._events(game, who, after, limit))
+
+    def _events(self, game: Game, who: Perspective, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        last = min(game.seq, after + limit)
+        return self._answer(game, after + 1, last, who) if after < last else [], game.seq
 
     def view(self, game_id: UUID, token: str | None) -> dict[str, Any]:
-        def read(game: Game) -> dict[str, Any]:
-            return view_of(game, self._seat_of(game, token) if token else SPECTATOR)
+        return self._read(game_id, lambda game: view_of(game, self._reader(game, token)))
 
-        return self._read(game_id, read)
+    def view_as(self, game_id: UUID, who: Perspective) -> dict[str, Any]:
+        return self._read(game_id, lambda game: view_of(game, who))
+
+    def _reader(self, game: Game, token: str | None) -> Perspective:
+        return self._seat_of(game, token) if token else SPECTATOR
 
     def finished_at(self, game_id: UUID) -> int | None:
         """The seq of the event that ended the game, or None while it goes on."""
