@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.everaegis.flow import waiting
-from domain.everaegis.setup import composition
+from domain.everaegis.setup import public_years
 from domain.everaegis.state import Card, GameState, Player
 from domain.everaegis.variants import view as variant_view
 from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader, redact_event
@@ -92,7 +92,7 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
         "commitment": s.commitment,
         "players": players,
         "deck": deck,
-        "years": [{"year": label, "size": len(cards), "composition": composition(cards)} for label, cards in s.years],
+        "years": public_years(s.years),
         "reserve": {"SANCTION": s.sanction_supply, "BRIG": s.brig_supply},
         "action": _action_view(s),
         "window": _window_view(s, who),

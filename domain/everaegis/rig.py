@@ -22,6 +22,7 @@ from domain.everaegis import events as ev
 from domain.everaegis.catalog import ACTIONS, BUILDINGS, CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.overlord import first_player_after_overlord
+from domain.everaegis.setup import STOCK
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card
 from domain.everaegis.variants import variant_setup
@@ -194,12 +195,16 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
     # The stock holds the hands first (dealt from it right away), then the real years.
     stock = [[c for cards in hand_cards.values() for c, _ in cards]] if hand_cards else []
     year_cards = [[card(n) for n in y] for y in years]
-    labels = (["hands"] if stock else []) + [str(i + 1) for i in range(len(year_cards))]
+    labels = ([STOCK] if stock else []) + [str(i + 1) for i in range(len(year_cards))]
     all_years = stock + year_cards
     ctx.emit(
         ev.YearsFormed(
-            years=[
-                {"year": lab, "size": len(y), "composition": dict(sorted(Counter(c.name for c in y).items()))}
+            years=[  # the hands' cards are dealt at once, face down: only how many there are is public (A53)
+                {
+                    "year": lab,
+                    "size": len(y),
+                    "composition": {} if lab == STOCK else dict(sorted(Counter(c.name for c in y).items())),
+                }
                 for lab, y in zip(labels, all_years, strict=True)
             ],
             cards=[[{"id": c.id, "name": c.name} for c in y] for y in all_years],

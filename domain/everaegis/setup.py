@@ -4,6 +4,7 @@ starting cards (R13-R18, R162, R164, R166, R169, A46)."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from domain.everaegis import artificers
 from domain.everaegis import events as ev
@@ -20,7 +21,14 @@ DECK_YEARS = 2  # R16
 
 
 ESTATES_PER_YEAR = 2  # R15
+STOCK = "hands"  # a rigged setup's hands, dealt at once face down: held like a year, but only its size is public
 ESTATE_LABEL = "estate cards"  # a year's estate cards are counted, never named: nobody peeked (R15, A53)
+
+
+def public_years(years: list[tuple[str, list[Card]]]) -> list[dict[str, Any]]:
+    """What everyone knows of the years: each one's size and composition (R16, A53); of a rigged setup's
+    hands (``STOCK``), the size only."""
+    return [{"year": y, "size": len(cards), "composition": {} if y == STOCK else composition(cards)} for y, cards in years]
 
 
 def composition(cards: list[Card]) -> dict[str, int]:
@@ -61,7 +69,7 @@ def setup_step(ctx: Ctx) -> None:
     labels = [str(i + 1) for i in range(YEARS)]
     ctx.emit(
         ev.YearsFormed(
-            years=[{"year": lab, "size": len(y), "composition": composition(y)} for lab, y in zip(labels, years, strict=True)],
+            years=public_years(list(zip(labels, years, strict=True))),
             cards=[[{"id": c.id, "name": c.name} for c in y] for y in years],
             rng=[start, rng.counter],
         )
