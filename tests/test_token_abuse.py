@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from uuid import UUID
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -60,6 +61,9 @@ def _bodies_of_abuse(api: Api, gid: str, tokens: dict[int, str], host: str) -> l
         out.append((seat, api.post(gid, token, {"type": "declare", "action": "fly"}).get_data(as_text=True)))
     out.append((None, api.post(gid, host, {"type": "declare", "action": "recruit"}).get_data(as_text=True)))
     out.append((None, api.c.get(f"/api/games/{gid}/view").get_data(as_text=True)))
+    # the lobby, the players' records and the timeline are public too
+    for path in ("/api/games?status=active", "/api/players", "/api/players/Human%200", f"/api/games/{gid}/timeline"):
+        out.append((None, api.c.get(path).get_data(as_text=True)))
     return out
 
 
@@ -67,13 +71,15 @@ def test_no_response_carries_another_readers_token_or_the_seed_before_the_end(sq
     api = Api(sqlite_app.test_client())
     gid, host, tokens = api.new_game(["human", "human", "human", "random"], seed=SEED, reaction_seconds=0)
     api.start(gid, host)
+    secret, seed = sqlite_app.extensions["aegis"]._read(UUID(gid), lambda game: (game.seed, game.shuffle_seed()))
     rng = random.Random(5)
     checked = with_legal = 0
     for _round in range(40):
         if api.view(gid, tokens[0])["status"] == "finished":
             break  # from here on everything is public, the seed included (A53)
         for reader, body in _bodies_of_abuse(api, gid, tokens, host):
-            assert SEED not in body, "the seed before the game ended"
+            assert SEED not in body, "the creator's seed before the game ended"
+            assert secret not in body and seed not in body, "the server's secret or the seed before the game ended"
             assert host not in body, "the host token"
             for seat, token in tokens.items():
                 assert token not in body, (reader, seat)
