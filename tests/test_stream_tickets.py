@@ -47,7 +47,7 @@ def app(sqlite_env, clock):
 
 def _game(app: Any, seats: tuple[str, ...] = ("human", "human", "random"), seed: str = "tickets") -> tuple[Api, str, str, dict]:
     api = Api(app.test_client())
-    gid, host, seat_tokens = api.new_game(list(seats), seed=seed, reaction_seconds=0)
+    gid, host, seat_tokens = api.new_game(list(seats), seed=seed, reaction_seconds=0, first_player=0)  # seat 0 acts first
     api.start(gid, host)
     return api, gid, host, seat_tokens
 
