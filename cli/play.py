@@ -77,7 +77,12 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
     api = Client(args.url)
     rng = random.Random(args.seed)
     try:
-        spec: dict[str, Any] = {"seats": args.seats, "variant": args.variant, "reaction_seconds": 0}
+        spec: dict[str, Any] = {
+            "seats": args.seats,
+            "variant": args.variant,
+            "reaction_seconds": 0,
+            "turn_seconds": args.turn_seconds,
+        }
         if options:
             spec["options"] = options
         if args.selection:
@@ -110,14 +115,16 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
                 choice = rng.randrange(len(options))
             else:
                 print(describe(view), file=out)
-                print(prompt["text"], file=out)
+                left = f" (decide within {max(0, round(prompt['deadline'] - time.time()))} s)" if prompt["deadline"] else ""
+                print(prompt["text"] + left, file=out)
                 for i, o in enumerate(options):
                     print(f"  [{i}] {o['label']}", file=out)
                 choice = _ask(len(options), out, inp)
                 if choice is None:
                     print("bye: the game stays on the server", file=out)
                     return 0
-            result = api.call("POST", f"/api/games/{gid}/commands", options[choice]["command"], token=me["token"])
+            command = {"type": "resign"} if choice == RESIGN else options[choice]["command"]
+            result = api.call("POST", f"/api/games/{gid}/commands", command, token=me["token"])
             moves += 1
             if not args.auto:
                 for e in result["events"]:
@@ -130,12 +137,18 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
         return 1
 
 
+RESIGN = -1
+
+
 def _ask(n: int, out: TextIO, inp: TextIO) -> int | None:
+    """An option's number, ``RESIGN``, or None to quit (the game stays on the server)."""
     while True:
-        print(f"your choice (0-{n - 1}, q to quit): ", end="", file=out, flush=True)
+        print(f"your choice (0-{n - 1}, r to resign, q to quit): ", end="", file=out, flush=True)
         line = inp.readline()
         if not line or line.strip().lower() in ("q", "quit"):
             return None
+        if line.strip().lower() in ("r", "resign"):
+            return RESIGN
         if line.strip().isdigit() and int(line) < n:
             return int(line)
         print("  that is not one of the options", file=out)
@@ -161,6 +174,14 @@ def add_parser(sub: Any) -> None:
     game_options.add_arguments(p)
     p.add_argument("--bots", default="random,cautious", help="bots for the other seats, repeated (default random,cautious)")
     p.add_argument("--name", default="You", help="your name at the table (default You)")
-    p.add_argument("--seed", default=None, help="the game's seed (default: random)")
+    p.add_argument(
+        "--seed", default=None, help="your contribution to the game's seed, mixed with the server's secret (default: none)"
+    )
+    p.add_argument(
+        "--turn-seconds",
+        type=float,
+        default=0,
+        help="your clock per decision; when it runs out a bot decides for you (default 0: no clock, as you play bots)",
+    )
     p.add_argument("--auto", action="store_true", help="pick your options at random instead of asking")
     p.set_defaults(run=run)

@@ -105,6 +105,21 @@ def test_play_interactively_reads_choices_and_quits_on_q(server):
     )
 
 
+def test_play_resigns_on_r_and_the_bots_play_the_game_out(server):
+    url, _cwd = server
+    out = subprocess.run(
+        aegis("play", "--url", url, "--seats", "3", "--turn-seconds", "60"),
+        input="r\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=clean_env(),
+    )
+    assert out.returncode == 0, out.stderr + out.stdout
+    assert "r to resign" in out.stdout and "decide within" in out.stdout and "game over" in out.stdout, out.stdout
+    assert "You resigns" in out.stdout or "PlayerResigned" in out.stdout
+
+
 @pytest.mark.parametrize("command", ["serve", "play", "simulate", "bench"])
 def test_every_command_has_help(command):
     out = subprocess.run(aegis(command, "--help"), capture_output=True, text=True, timeout=60, env=clean_env())
