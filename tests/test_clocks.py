@@ -33,12 +33,12 @@ class Clock:
 
 @pytest.fixture
 def manual(sqlite_env):
-    """An app whose clock the test moves, without a deadline keeper: (app, api, clock, act), ``act(gid)`` acting on
+    """An app whose clock the test moves, without a deadline keeper: (api, clock, act), ``act(gid)`` acting on
     every deadline that has passed."""
     clock = Clock()
     service = GameService(load(sqlite_env), clock=clock)
     app = create_app(service=service, background=False)
-    yield app, Api(app.test_client()), clock, lambda gid: service.enforce_deadlines(UUID(gid))
+    yield Api(app.test_client()), clock, lambda gid: service.enforce_deadlines(UUID(gid))
     close_app(app)
 
 
@@ -66,7 +66,7 @@ def _awaited_seat(api: Api, gid: str) -> int:
 
 
 def test_every_prompt_carries_its_deadline_and_the_clock_restarts_when_the_seat_acts(manual):
-    app, api, clock, _act = manual
+    api, clock, _act = manual
     gid, tokens = _people(api, ["Ann", "Bob", "Cid"], turn_seconds=60, reaction_seconds=30)
     started = clock.now
     seat = _awaited_seat(api, gid)
@@ -87,7 +87,7 @@ def test_every_prompt_carries_its_deadline_and_the_clock_restarts_when_the_seat_
 
 
 def test_a_seat_that_never_acts_is_decided_for_then_given_to_a_bot(manual):
-    app, api, clock, act = manual
+    api, clock, act = manual
     gid, tokens = _people(api, ["Ann", "cautious", "cautious"], turn_seconds=5, reaction_seconds=5, first_player=0)
     ann = tokens[0]
     counts = []
@@ -116,7 +116,7 @@ def test_a_seat_that_never_acts_is_decided_for_then_given_to_a_bot(manual):
 
 
 def test_acting_ends_a_run_of_timeouts_and_zero_never_abandons(manual):
-    app, api, clock, act = manual
+    api, clock, act = manual
     gid, tokens = _people(api, ["Ann", "random", "random"], turn_seconds=5, reaction_seconds=5, first_player=0)
     ann = tokens[0]
 
@@ -152,7 +152,7 @@ def test_acting_ends_a_run_of_timeouts_and_zero_never_abandons(manual):
 
 
 def test_no_clock_without_turn_seconds(manual):
-    app, api, clock, act = manual
+    api, clock, act = manual
     gid, tokens = _people(api, ["Ann", "Bob", "Cid"], turn_seconds=0, reaction_seconds=0)
     clock.now += 10**6
     assert act(gid) is False
@@ -161,7 +161,7 @@ def test_no_clock_without_turn_seconds(manual):
 
 
 def test_resigning_leaves_the_game_and_the_last_one_left_wins(manual):
-    app, api, clock, _act = manual
+    api, clock, _act = manual
     keys = {n: register(api, n)["key"] for n in ("Ann", "Bob", "Cid")}
     gid, tokens = _people(api, ["Ann", "Bob", "Cid"], keys=keys, reaction_seconds=0, first_player=0)
     r = api.post(gid, tokens[1], {"type": "resign"})  # not Bob's turn: he may resign all the same
@@ -184,7 +184,7 @@ def test_resigning_leaves_the_game_and_the_last_one_left_wins(manual):
 
 
 def test_the_server_refuses_a_system_command_from_a_seat(manual):
-    app, api, clock, _act = manual
+    api, clock, _act = manual
     gid, tokens = _people(api, ["Ann", "Bob", "Cid"], first_player=0)
     forged = {"type": "timeout", "seat": 0, "kind": "declare", "deadline": 0, "count": 3, "abandon": True, "play": {}}
     r = api.post(gid, tokens[0], forged)
