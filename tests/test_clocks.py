@@ -90,16 +90,18 @@ def test_a_seat_that_never_acts_is_decided_for_then_given_to_a_bot(manual):
     api, clock, act = manual
     gid, tokens = _people(api, ["Ann", "cautious", "cautious"], turn_seconds=5, reaction_seconds=5, first_player=0)
     ann = tokens[0]
-    counts = []
+    counts: list[int] = []
     for _ in range(30):
         if api.view(gid)["status"] == "finished" or api.view(gid)["seats"][0]["autoplayed"]:
             break
         clock.now += 6
         act(gid)
         counts = [e["count"] for e in _events(api, gid, "DecisionTimedOut")]
+        if counts == [1]:  # while the game is on, only Ann sees what the server played for her
+            assert "played" not in _events(api, gid, "DecisionTimedOut")[0]
+            mine = _events(api, gid, "DecisionTimedOut", ann)[0]
+            assert mine["played"]["seat"] == 0 and mine["kind"] == "declare"
     assert counts[:3] == [1, 2, 3], counts
-    timed_out = _events(api, gid, "DecisionTimedOut")
-    assert "played" not in timed_out[0] and "played" in _events(api, gid, "DecisionTimedOut", ann)[0]  # only Ann sees it
     abandoned = _events(api, gid, "SeatAbandoned")
     assert [(e["seat"], e["count"]) for e in abandoned] == [(0, 3)]
     view = api.view(gid)
@@ -145,10 +147,13 @@ def test_acting_ends_a_run_of_timeouts_and_zero_never_abandons(manual):
     assert not _events(api, gid, "SeatAbandoned")
 
     never, _ = _people(api, ["Bea", "random", "random"], turn_seconds=5, timeouts_to_forfeit=0, first_player=0)
-    for _ in range(12):
+    for _ in range(200):
+        if len(_events(api, never, "DecisionTimedOut")) >= 4 or api.view(never)["status"] != "active":
+            break
         clock.now += 6
         act(never)
-    assert len(_events(api, never, "DecisionTimedOut")) >= 4 and not _events(api, never, "SeatAbandoned")
+    counts = [e["count"] for e in _events(api, never, "DecisionTimedOut")]
+    assert counts[:4] == [1, 2, 3, 4] and not _events(api, never, "SeatAbandoned"), counts
 
 
 def test_no_clock_without_turn_seconds(manual):
@@ -161,7 +166,7 @@ def test_no_clock_without_turn_seconds(manual):
 
 
 def test_resigning_leaves_the_game_and_the_last_one_left_wins(manual):
-    api, clock, _act = manual
+    api, _clock, _act = manual
     keys = {n: register(api, n)["key"] for n in ("Ann", "Bob", "Cid")}
     gid, tokens = _people(api, ["Ann", "Bob", "Cid"], keys=keys, reaction_seconds=0, first_player=0)
     r = api.post(gid, tokens[1], {"type": "resign"})  # not Bob's turn: he may resign all the same
@@ -184,7 +189,7 @@ def test_resigning_leaves_the_game_and_the_last_one_left_wins(manual):
 
 
 def test_the_server_refuses_a_system_command_from_a_seat(manual):
-    api, clock, _act = manual
+    api, _clock, _act = manual
     gid, tokens = _people(api, ["Ann", "Bob", "Cid"], first_player=0)
     forged = {"type": "timeout", "seat": 0, "kind": "declare", "deadline": 0, "count": 3, "abandon": True, "play": {}}
     r = api.post(gid, tokens[0], forged)
@@ -199,7 +204,7 @@ def test_a_table_where_nobody_acts_keeps_moving_and_bots_take_every_seat(sqlite_
     """Three people who never act, one-second clocks: turn after turn the server decides for them, the timeline says
     who ran out of time, after three timeouts each seat is a bot's, and the game ends."""
     api = Api(sqlite_app.test_client())
-    gid, tokens = _people(api, ["Ann", "Bob", "Cid"], turn_seconds=1, reaction_seconds=1)
+    gid, _tokens = _people(api, ["Ann", "Bob", "Cid"], turn_seconds=1, reaction_seconds=1)
     deadline = time.monotonic() + 120
     turns = []
     while api.view(gid)["status"] != "finished" and time.monotonic() < deadline:
