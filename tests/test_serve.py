@@ -91,14 +91,17 @@ def test_play_says_when_the_service_is_not_running():
 
 def test_play_interactively_reads_choices_and_quits_on_q(server):
     url, _cwd = server
-    out = subprocess.run(
-        aegis("play", "--url", url, "--seats", "3", "--seed", "4"),
-        input="0\n9999\nq\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=clean_env(),
-    )
+    for _attempt in range(3):  # a game may end before you are asked twice (shuffles are random): play another
+        out = subprocess.run(
+            aegis("play", "--url", url, "--seats", "3", "--seed", "4"),
+            input="0\n9999\nq\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=clean_env(),
+        )
+        if "game over" not in out.stdout:
+            break
     assert out.returncode == 0, out.stderr + out.stdout
     assert "[0] " in out.stdout and "that is not one of the options" in out.stdout and "bye" in out.stdout, (
         out.stdout + out.stderr
@@ -116,8 +119,7 @@ def test_play_resigns_on_r_and_the_bots_play_the_game_out(server):
         env=clean_env(),
     )
     assert out.returncode == 0, out.stderr + out.stdout
-    assert "r to resign" in out.stdout and "decide within" in out.stdout and "game over" in out.stdout, out.stdout
-    assert "You resigns" in out.stdout or "PlayerResigned" in out.stdout
+    assert "r to resign" in out.stdout and "PlayerResigned" in out.stdout and "game over" in out.stdout, out.stdout
 
 
 @pytest.mark.parametrize("command", ["serve", "play", "simulate", "bench"])
