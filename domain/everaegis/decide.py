@@ -30,6 +30,8 @@ from domain.everaegis.leaders import choose as choose_leader
 from domain.everaegis.prompts import build, gift_prompt
 from domain.everaegis.reactions import close_window, pay, prove, settle
 from domain.everaegis.reactive import draw_react
+from domain.everaegis.resign import check as check_resign
+from domain.everaegis.resign import resign
 from domain.everaegis.rig import rigged_setup
 from domain.everaegis.rig import validate as validate_rig
 from domain.everaegis.soldiers import change_soldiers
@@ -59,6 +61,7 @@ COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "use_item": {"item": str},
     "draw_react": {"answer": str},
     "spoils": {"answer": str},
+    "resign": {},  # S2: a seat's own command, at any moment, never a prompt option
 }
 SYSTEM_COMMANDS = ("close_window", "close_undo")
 TYPE_OF_KIND = {
@@ -186,6 +189,12 @@ def decide(state: GameState, command: dict[str, Any]) -> list[Event]:
     seat = cmd["seat"]
     if not 0 <= seat < state.seats:
         raise MalformedCommand(f"there is no seat {seat} in this game")
+    if cmd["type"] == "resign":  # S2: before any prompt, on anyone's turn
+        check_resign(state, seat)
+        ctx = Ctx(state.clone(), now)
+        resign(ctx, seat)
+        advance(ctx)
+        return ctx.events
     only = cmd["action"] if cmd["type"] == "declare" else None
     wanted = cmd if cmd["type"] == "declare" else None
     candidates = [p for p in open_prompts_for(state, seat, only, wanted) if TYPE_OF_KIND[p.kind] == cmd["type"]]
