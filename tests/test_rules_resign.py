@@ -209,6 +209,40 @@ def test_s2_r27_a_drawer_resigning_while_a_draw_reaction_is_asked_drops_the_draw
     assert t.state.current == 2 and [(n.seat, n.kind) for n in t.waiting()] == [(0, "draw_reaction")]  # Sally's draw
 
 
+@pytest.mark.parametrize("vengeance", [0, 1])
+def test_s2_r159_a32_the_temple_card_of_a_player_who_resigns_meanwhile_moves_except_under_vengeance(vengeance):
+    hands = {"0": ["Temple"], "2": [{"name": "Mason", "revealed": True}, "Library"]}
+    options = {"vengeance": 1} if vengeance else None
+    t = Table(4, rig={"deck": ["Treasury", "Barracks"], "hands": hands}, options=options)
+    card = t.card(2, "Mason")
+    t.declare(0, "temple", card=card, recipient=3)
+    resign(t, 2)  # the card's holder, asked in the window: a pass
+    t.pass_all()
+    moved = t.of("CardMoved")
+    if vengeance:  # R159: nobody takes anything from an eliminated player
+        assert not moved and t.state.owner_of(card) == 2 and "R159" in t.of("ActionCompleted")[-1].outcome
+    else:  # A32: an eliminated player's revealed cards are still in play
+        assert [(e.card, e.to_seat) for e in moved] == [(card, 3)]
+
+
+@pytest.mark.parametrize("vengeance", [0, 1])
+def test_s2_r159_r171_a_war_winner_takes_a_blasphemy_token_from_a_loser_who_resigns_except_under_vengeance(vengeance):
+    rig = {"deck": ["Treasury", "Mason", "Temple", "Library"], "soldiers": {"0": 0, "1": 20}}
+    t = Table(3, variants="simpleton+blasphemy", rig=rig, options={"vengeance": 1} if vengeance else None)
+    t.declare(0, "treasury")  # the Blasphemy card is the Treasury: a token (R171)
+    t.pass_all()
+    t.declare(1, "war", target=0)
+    assert [(n.seat, n.kind) for n in t.waiting()] == [(1, "spoils")] and t.state.variant.tokens == [1, 0, 0]
+    resign(t, 0)  # the loser leaves while the winner is still to choose
+    if vengeance:
+        assert t.state.variant.offer is None and t.state.current == 2  # the war ended without spoils
+        assert t.state.variant.tokens == [1, 0, 0]
+    else:
+        assert [(n.seat, n.kind) for n in t.waiting()] == [(1, "spoils")]
+        t.play({"type": "spoils", "seat": 1, "answer": "take"})
+        assert t.state.variant.tokens == [0, 1, 0]
+
+
 # ----- setup: leader selection, Quick reveals, the first player (R18-R21, R164, R172) -----
 
 

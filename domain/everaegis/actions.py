@@ -281,6 +281,9 @@ def execute_step(ctx: Ctx) -> bool:
             if s.players[plan["recipient"]].eliminated:  # S2: the recipient resigned while it was under way
                 ctx.emit(done(seat=d, action=action, outcome="the recipient resigned: nothing moves (S2)"))
                 return True
+            if s.players[owner].eliminated and s.config.option("vengeance"):  # the holder resigned meanwhile (S2)
+                ctx.emit(done(seat=d, action=action, outcome="nothing is taken from an eliminated player (R159)"))
+                return True
             card = s.players[owner].card(plan["card"])
             assert card is not None
             ctx.emit(ev.CardMoved(card=card.id, name=card.name, from_seat=owner, to_seat=plan["recipient"], reason="temple"))

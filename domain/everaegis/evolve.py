@@ -971,6 +971,8 @@ def _resigned(s: GameState, e: ev.PlayerResigned) -> None:
         s.act.queue = [other for other in s.act.queue if other != seat]  # Barracks: no longer an opponent to affect
     s.selecting = [other for i, other in enumerate(s.selecting) if other != seat or i == 0]  # Freeform, Drafting
     s.gifting = [other for i, other in enumerate(s.gifting) if other != seat or i == 0]  # Artificers (R172)
+    if s.variant.offer is not None and s.variant.offer[1] == seat and s.config.option("vengeance"):
+        s.variant.offer = None  # R159: nobody takes a Blasphemy token from an eliminated player
 
 
 @_on(ev.DecisionTimedOut)
