@@ -550,7 +550,7 @@ def _guard_held(s: GameState, e: ev.GuardHeld) -> None:
 @_on(ev.ActionThwarted)
 def _action_thwarted(s: GameState, e: ev.ActionThwarted) -> None:
     s.challenge = None
-    s.variant.offer = None  # a war's spoils still to choose are part of it (only its declarer's resigning, S2, leaves one)
+    s.variant.offer = None  # a war's spoils still to choose end with it (pending at a thwart only if its declarer resigns, S2)
     _action_over(s)
 
 
