@@ -498,7 +498,7 @@ def test_s3_a53_what_the_server_played_is_hidden_from_the_others_and_the_spectat
 
 
 def test_s3_abandoning_a_seat_records_it_and_a_bot_plays_it_from_then_on():
-    t = Table(4, rig={"deck": ["Mason", "Temple"]}, names=NAMES[:4], now=T0)
+    t = Table(4, rig={"deck": ["Mason", "Temple", "Library", "Barracks", "Mason"]}, names=NAMES[:4], now=T0)
     new = timeout(t, 0, "declare", {"type": "declare", "seat": 0, "action": "recruit"}, count=3, abandon=True)
     assert [e.TYPE for e in new[:3]] == ["DecisionTimedOut", "SeatAbandoned", "ActionDeclared"]
     abandoned = new[1]
@@ -511,6 +511,10 @@ def test_s3_abandoning_a_seat_records_it_and_a_bot_plays_it_from_then_on():
     )
     assert RULESET.autoplayed(t.state) == [0] and t.state.abandoned == [0]
     assert t.view(SPECTATOR)["players"][0]["abandoned"] and not t.state.players[0].eliminated  # still in the game
+    for seat in (1, 2, 3):
+        t.declare(seat, "recruit")
+    again = timeout(t, 0, "declare", {"type": "declare", "seat": 0, "action": "recruit"}, count=4, abandon=True)
+    assert [e.TYPE for e in again[:2]] == ["DecisionTimedOut", "ActionDeclared"]  # abandoned once, recorded once
 
 
 @pytest.mark.parametrize(
