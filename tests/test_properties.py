@@ -148,6 +148,17 @@ def make(seats: int, variants: str, extra: dict[str, int] | None = None) -> Conf
     return make_config(seats=seats, variants=variants, reaction_seconds=0, options=options, selection=selection or None)
 
 
+def random_option(state: GameState, rng: random.Random) -> dict:
+    """A random option of the first awaited seat's prompts: by kind first, now and then a free one (a TREATY gift)."""
+    need = waiting(state)[0]
+    options = [o for p in prompts(state, need.seat) if not p.free for o in p.options]
+    free = [o for p in prompts(state, need.seat) if p.free for o in p.options]
+    pool = free if free and rng.random() < 0.05 else options
+    groups = sorted({o.group for o in pool})
+    group = rng.choice(groups)
+    return rng.choice([o for o in pool if o.group == group]).command
+
+
 def play_checked(
     seats: int,
     variants: str,
@@ -156,8 +167,10 @@ def play_checked(
     options: dict[str, int] | None = None,
     config: Config | None = None,
     after_event: Callable[[GameState, Event], None] | None = None,
+    choose: Callable[[GameState, random.Random], dict] = random_option,
 ) -> GameState:
-    """A random legal game, every invariant checked after every event; ``after_event``: more checks."""
+    """A random legal game, every invariant checked after every event; ``after_event``: more checks; ``choose``:
+    the next command in a settled state (default: a random option)."""
     config = config or make(seats, variants, options)
     events = start(config, f"prop-{seed}")
     state = fold(config, [])
@@ -171,14 +184,7 @@ def play_checked(
     rng = random.Random(seed)
     steps = 0
     while state.status == "active" and state.turn <= MAX_TURNS:
-        need = waiting(state)[0]
-        options = [o for p in prompts(state, need.seat) if not p.free for o in p.options]
-        free = [o for p in prompts(state, need.seat) if p.free for o in p.options]
-        pool = free if free and rng.random() < 0.05 else options
-        groups = sorted({o.group for o in pool})
-        group = rng.choice(groups)
-        option = rng.choice([o for o in pool if o.group == group])
-        new = decide(state, option.command)
+        new = decide(state, choose(state, rng))
         for e in new:
             before = state
             state = before.clone()

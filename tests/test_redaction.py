@@ -92,6 +92,8 @@ def test_every_event_type_occurs_in_simulated_games():
     # Undo needs a window closed by its deadline; simulations have none (test_rules_undo.py covers them).
     rare |= {"UndoPauseBegan", "UndoWaived", "UndoExpired", "UndoClaimed"}
     rare |= {"DiceRigged"}  # rigged D8 results: test_rules_mobs.py
+    # Simulations never resign or time out (S2, S3): test_rules_resign.py plays them, in its property test too.
+    rare |= {"PlayerResigned", "DecisionTimedOut", "SeatAbandoned"}
     assert never <= rare, never - rare
 
 

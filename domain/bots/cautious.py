@@ -87,12 +87,14 @@ def holds_probability(view: dict[str, Any], seat: int, claim: str) -> float:
     seen = 0
     for p in view["players"]:
         for c in p["cards"]:
-            if c.get("name"):
+            if c.get("name") in CATALOG.building_count:  # buildings only: a Classic game's estate cards claim nothing
                 seen += 1
                 seen_claim += c["name"] == claim
     unseen = total - seen
     unseen_claim = CATALOG.building_count[claim] - seen_claim
-    h = len(hidden)
+    h = min(len(hidden), unseen)  # Classic: some hidden cards may be estates, counted here as if buildings
     if h == 0 or unseen_claim <= 0:
         return 0.0
+    if unseen - unseen_claim < h:
+        return 1.0  # too few other cards unseen: one of the hidden cards must be the claimed one
     return 1.0 - comb(unseen - unseen_claim, h) / comb(unseen, h)

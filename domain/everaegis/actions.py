@@ -278,6 +278,12 @@ def execute_step(ctx: Ctx) -> bool:
             if owner is None or act.guarded(owner) or act.guarded(plan["recipient"]):
                 ctx.emit(done(seat=d, action=action, outcome="guarded: nothing moves (R66)"))
                 return True
+            if s.players[plan["recipient"]].eliminated:  # S2: the recipient resigned while it was under way
+                ctx.emit(done(seat=d, action=action, outcome="the recipient resigned: nothing moves (S2)"))
+                return True
+            if s.players[owner].eliminated and s.config.option("vengeance"):  # the holder resigned meanwhile (S2)
+                ctx.emit(done(seat=d, action=action, outcome="nothing is taken from an eliminated player (R159)"))
+                return True
             card = s.players[owner].card(plan["card"])
             assert card is not None
             ctx.emit(ev.CardMoved(card=card.id, name=card.name, from_seat=owner, to_seat=plan["recipient"], reason="temple"))
@@ -287,7 +293,8 @@ def execute_step(ctx: Ctx) -> bool:
         ctx.emit(done(seat=d, action=action, outcome="card given"))
     elif action == "mason":
         if "give_wall" in plan:
-            give_wall(ctx, plan["give_wall"], "mason")
+            if not s.players[plan["give_wall"]].eliminated:  # S2: nothing goes to a player who resigned meanwhile
+                give_wall(ctx, plan["give_wall"], "mason")
         else:
             for ref in plan["discard"]:
                 if ref in {r for r, _ in items_in_play(s)}:
@@ -297,6 +304,8 @@ def execute_step(ctx: Ctx) -> bool:
         if "treaty" in plan:
             if act.guarded(plan["treaty"]):
                 ctx.emit(done(seat=d, action=action, outcome="guarded: no TREATY given (R66)"))
+            elif s.players[plan["treaty"]].eliminated:  # S2: the receiver resigned while it was under way
+                ctx.emit(done(seat=d, action=action, outcome="the receiver resigned: no TREATY given (S2)"))
             else:
                 give_treaty(ctx, d, plan["treaty"])
                 ctx.emit(done(seat=d, action=action, outcome="TREATY given"))

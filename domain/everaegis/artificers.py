@@ -55,7 +55,10 @@ def receivers(s: GameState, giver: int) -> list[int]:
     return [
         seat
         for seat in s.in_turn_order(range(s.seats))
-        if seat != giver and not s.variant.allied(giver, seat) and pieces_held(s, seat) < SETUP_ITEMS  # R138, R163
+        if seat != giver
+        and not s.variant.allied(giver, seat)  # R138, R163
+        and pieces_held(s, seat) < SETUP_ITEMS
+        and not s.players[seat].eliminated  # S2: a player who resigned receives nothing
     ]
 
 
@@ -68,7 +71,7 @@ def setup_step(ctx: Ctx) -> bool:
     """Move the gifts on by themselves: pass over a giver who cannot give, end when nobody can. False when
     the giver must choose."""
     s = ctx.state
-    if not gift_kinds(s) or all(pieces_held(s, seat) >= SETUP_ITEMS for seat in range(s.seats)):
+    if not gift_kinds(s) or all(pieces_held(s, seat) >= SETUP_ITEMS for seat in s.remaining()):  # S2: resigned left out
         ctx.emit(ev.ArtificersDone())
         return True
     giver = s.gifting[0]

@@ -75,6 +75,8 @@ def spoils_step(ctx: Ctx) -> bool | None:
         return False
     if s.variant.offer_turn == s.turn or s.variant.tokens[war.loser] == 0:
         return None
+    if s.players[war.loser].eliminated and s.config.option("vengeance"):  # a loser who resigned (S2), R159
+        return None
     ctx.emit(ev.BlasphemySpoilsOffered(winner=war.winner, loser=war.loser))
     return True
 

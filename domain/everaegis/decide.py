@@ -30,6 +30,8 @@ from domain.everaegis.leaders import choose as choose_leader
 from domain.everaegis.prompts import build, gift_prompt
 from domain.everaegis.reactions import close_window, pay, prove, settle
 from domain.everaegis.reactive import draw_react
+from domain.everaegis.resign import check as check_resign
+from domain.everaegis.resign import resign
 from domain.everaegis.rig import rigged_setup
 from domain.everaegis.rig import validate as validate_rig
 from domain.everaegis.soldiers import change_soldiers
@@ -59,8 +61,19 @@ COMMAND_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "use_item": {"item": str},
     "draw_react": {"answer": str},
     "spoils": {"answer": str},
+    "resign": {},  # S2: a seat's own command, at any moment, never a prompt option
+    "timeout": {  # S3: the service's, when a seat's clock ran out; ``play`` is the bot's command for the seat
+        "seat": int,
+        "kind": str,
+        "deadline": (int, float),
+        "count": int,
+        "abandon": bool,
+        "play": dict,
+        "at": (int, float),
+    },
 }
-SYSTEM_COMMANDS = ("close_window", "close_undo")
+SYSTEM_COMMANDS = ("close_window", "close_undo", "timeout")  # only the service sends these
+WINDOW_KINDS = frozenset({"react", "undo"})  # closed by the ruleset's own deadlines (close_window, close_undo)
 TYPE_OF_KIND = {
     "declare": "declare",
     "choose_year": "choose_year",
@@ -140,7 +153,10 @@ def normalize(command: Any) -> dict[str, Any]:
             raise MalformedCommand("'seat' must be a seat number")
     for name, kind in COMMAND_FIELDS[ctype].items():
         value = command.get(name)
-        if value is None or isinstance(value, bool) or not isinstance(value, kind):
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise MalformedCommand(f"{ctype}: '{name}' is required and must be true or false")
+        elif value is None or isinstance(value, bool) or not isinstance(value, kind):
             what = " or ".join(k.__name__ for k in kind) if isinstance(kind, tuple) else kind.__name__
             raise MalformedCommand(f"{ctype}: '{name}' is required and must be a {what}")
     at = command.get("at")
@@ -183,6 +199,8 @@ def decide(state: GameState, command: dict[str, Any]) -> list[Event]:
     """Validate ``command`` against the rules and return the events it causes (numbered from ``state.seq + 1``)."""
     cmd = normalize(command)
     if state.status == "finished":
+        if cmd["type"] == "timeout":
+            raise GameOver("the game is over: no decision is waiting, so none can time out", rule="S3")
         raise GameOver("the game is over; nothing more can be played", rule="R9")
     now = cmd.get("at")
     if cmd["type"] == "close_window":
@@ -192,6 +210,14 @@ def decide(state: GameState, command: dict[str, Any]) -> list[Event]:
     seat = cmd["seat"]
     if not 0 <= seat < state.seats:
         raise MalformedCommand(f"there is no seat {seat} in this game")
+    if cmd["type"] == "timeout":
+        return _timeout(state, cmd)
+    if cmd["type"] == "resign":  # S2: before any prompt, on anyone's turn
+        check_resign(state, seat)
+        ctx = Ctx(state.clone(), now)
+        resign(ctx, seat)
+        advance(ctx)
+        return ctx.events
     only = cmd["action"] if cmd["type"] == "declare" else None
     wanted = cmd if cmd["type"] == "declare" else None
     candidates = [p for p in open_prompts_for(state, seat, only, wanted) if TYPE_OF_KIND[p.kind] == cmd["type"]]
@@ -296,6 +322,34 @@ def _close_window(state: GameState, cmd: dict[str, Any], now: float | None) -> l
     close_window(ctx, "deadline")
     advance(ctx)
     return ctx.events
+
+
+def _timeout(state: GameState, cmd: dict[str, Any]) -> list[Event]:
+    """S3: the clock on a seat's decision ran out; the service's bot made it. The record of the timeout (and of
+    the seat's abandonment), then exactly the events the bot's command causes, checked like any command."""
+    seat, kind, play, at = cmd["seat"], cmd["kind"], cmd["play"], cmd["at"]
+    name = state.players[seat].name
+    if cmd["count"] < 1:
+        raise MalformedCommand("timeout: 'count' is how many decisions in a row timed out, at least 1", rule="S3")
+    if kind in WINDOW_KINDS:
+        raise IllegalCommand(
+            f"a '{kind}' decision is not timed out: its window or pause closes at its own deadline (close_window, close_undo)",
+            rule="S3",
+        )
+    if at < cmd["deadline"]:
+        raise IllegalCommand(f"{name}'s clock runs until {cmd['deadline']}: at {at} it has not run out", rule="S3")
+    if Need(seat, kind) not in waiting(state):
+        raise TooLate(f"{name} is not asked for a '{kind}' decision now: it is made already, or not theirs", rule="S3")
+    if play.get("seat") != seat or play.get("type") != TYPE_OF_KIND.get(kind):
+        raise IllegalCommand(f"the play must be a '{TYPE_OF_KIND.get(kind)}' command of seat {seat}", rule="S3")
+    ctx = Ctx(state.clone(), at)
+    played = _without_clock(play)
+    ctx.emit(
+        ev.DecisionTimedOut(seat=seat, kind=kind, deadline=cmd["deadline"], count=cmd["count"], played=played, audience=[seat])
+    )
+    if cmd["abandon"] and seat not in state.abandoned:
+        ctx.emit(ev.SeatAbandoned(seat=seat, count=cmd["count"]))
+    return ctx.events + decide(ctx.state, {**played, "at": at})
 
 
 def who_is_awaited(state: GameState) -> list[Need]:

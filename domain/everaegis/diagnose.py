@@ -41,6 +41,8 @@ def diagnose(s: GameState, cmd: dict[str, Any], same_kind: list[Prompt], all_ope
 
 def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any]) -> tuple[str, str]:
     """The rule that keeps ``seat`` out of the game's decisions right now, and why."""
+    if seat in s.resigned:
+        return "S2", "you resigned: you take no further part (the server makes any decision still yours)"
     vengeance = s.players[seat].eliminated and s.config.option("vengeance") and cmd["type"] == "react"
     if s.players[seat].eliminated and not vengeance:
         return "R123", "you are eliminated: an eliminated player takes no part"

@@ -850,3 +850,40 @@ class SoldiersKept(Event):
     amount: int = 0
     item: str = ""
     reason: str = ""
+
+
+# ----- resigning and timeouts (service rulings S2, S3; docs/rulings.md) -----
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerResigned(Event):
+    """A player leaves the game of their own accord (S2). From here on they take no further part: they are
+    dropped from every queue that would ask them later (Barracks discards, Quick reveals, card draws still to
+    come, the Freeform and Drafting order, the Artificers gifts), no undo point forms from a window open now
+    and none can be claimed any more. The events that follow eliminate them as R123 says (or, for the
+    Overlord, end the game: R170)."""
+
+    seat: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecisionTimedOut(Event):
+    """The clock on ``seat``'s decision of prompt kind ``kind`` ran out at ``deadline`` (S3): the service's
+    cautious bot made it. ``played`` is the command it chose, which may name a card or an answer; only
+    ``audience`` (the seat) sees it until the game is over. ``count``: decisions in a row that timed out."""
+
+    seat: int = 0
+    kind: str = ""
+    deadline: float = 0.0
+    count: int = 1
+    played: dict[str, Any] = field(default_factory=dict)
+    audience: list[int] = field(default_factory=list)
+    PRIVATE = {"played": "audience"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatAbandoned(Event):
+    """``seat`` let ``count`` decisions in a row time out: a bot plays it for the rest of the game (S3)."""
+
+    seat: int = 0
+    count: int = 0

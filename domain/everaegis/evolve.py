@@ -46,10 +46,14 @@ _PROGRESS = (
 
 
 # Events after which an undo can no longer be claimed: a card revealed, gained or seen (R156).
-# Under Rubble Rouser a discard is face up: a card revealed (R158).
+# Under Rubble Rouser a discard is face up: a card revealed (R158). A resignation cannot be undone (S2).
 UNDO_CLOSERS = tuple(
-    cls.TYPE for cls in (ev.CardDrawn, ev.CardDealt, ev.CardRevealed, ev.CardPutOnDeck, ev.CardMoved, ev.CardToRubble)
+    cls.TYPE
+    for cls in (ev.CardDrawn, ev.CardDealt, ev.CardRevealed, ev.CardPutOnDeck, ev.CardMoved, ev.CardToRubble, ev.PlayerResigned)
 )
+
+
+ELIMINATION_REVEAL = "eliminated (R123)"  # the reason of the reveals an elimination makes (turns.eliminate)
 
 
 def closes_undo(event: dict[str, Any]) -> bool:
@@ -143,7 +147,7 @@ def _first(s: GameState, e: ev.FirstPlayerChosen) -> None:
 
 @_on(ev.SetupDealt)
 def _dealt(s: GameState, e: ev.SetupDealt) -> None:
-    order = s.turn_order_from(s.first_player or 0)
+    order = [seat for seat in s.turn_order_from(s.first_player or 0) if not s.players[seat].eliminated]  # S2: not resigned
     for _ in range(e.cards_each):
         s.draw_queue.extend((seat, "setup") for seat in order)
     s.stage = "deal"
@@ -303,7 +307,9 @@ def _revealed(s: GameState, e: ev.CardRevealed) -> None:
     if e.reason == "setup" and s.reveal_queue and s.reveal_queue[0] == e.seat:
         s.reveal_queue.pop(0)
     war = s.act.war if s.act is not None else None
-    if e.reason == "war" and war is not None and war.stage == "reveal":
+    # a war's loser who resigns reveals every card (R123): that meets the reveals still due (S2)
+    for_war = e.reason == "war" or (e.reason == ELIMINATION_REVEAL and war is not None and e.seat == war.loser)
+    if for_war and war is not None and war.stage == "reveal":
         war.due -= 1
         if war.due <= 0:
             war.stage = "casualties"
@@ -544,6 +550,7 @@ def _guard_held(s: GameState, e: ev.GuardHeld) -> None:
 @_on(ev.ActionThwarted)
 def _action_thwarted(s: GameState, e: ev.ActionThwarted) -> None:
     s.challenge = None
+    s.variant.offer = None  # a war's spoils still to choose end with it (pending at a thwart only if its declarer resigns, S2)
     _action_over(s)
 
 
@@ -681,8 +688,10 @@ def _undo_claimed(s: GameState, e: ev.UndoClaimed) -> None:
     """Back to the moment the window opened; its answers again, with the claimant's call added."""
     assert s.undo is not None
     restored = s.undo.snapshot.clone()
+    out = list(s.resigned), list(s.abandoned)  # S2, S3: nothing takes a seat back from resigning or from its bot
     for f in dataclasses.fields(GameState):
         setattr(s, f.name, getattr(restored, f.name))
+    s.resigned, s.abandoned = out
     s.window_snapshot = None
     s.undo = None
     assert s.window is not None
@@ -788,12 +797,17 @@ def _artificer_gave(s: GameState, e: ev.ArtificerGave) -> None:
         s.wall = e.to
     else:
         _receive_item(s, e.item, e.to)  # usable once the first turn has ended (R103)
-    s.gifting = [*s.gifting[1:], e.seat]
+    _next_giver(s, e.seat)
 
 
 @_on(ev.ArtificerPassed)
 def _artificer_passed(s: GameState, e: ev.ArtificerPassed) -> None:
-    s.gifting = [*s.gifting[1:], e.seat]
+    _next_giver(s, e.seat)
+
+
+def _next_giver(s: GameState, seat: int) -> None:
+    """The giver goes to the back of the round, unless they resigned: then they give no more (S2)."""
+    s.gifting = [*s.gifting[1:], *([] if s.players[seat].eliminated else [seat])]
 
 
 @_on(ev.ArtificersDone)
@@ -938,3 +952,35 @@ def draw_reactors(s: GameState, drawer: int) -> list[int]:
 @_on(ev.SoldiersKept)
 def _soldiers_kept(s: GameState, e: ev.SoldiersKept) -> None:
     pass
+
+
+# ----- resigning and timeouts (service rulings S2, S3) -----
+
+
+@_on(ev.PlayerResigned)
+def _resigned(s: GameState, e: ev.PlayerResigned) -> None:
+    """S2: what would ask the seat later drops them; a decision awaited from them now stays theirs."""
+    seat = e.seat
+    s.resigned.append(seat)
+    s.window_snapshot = None  # the window's snapshot predates the resignation: no undo point forms from it (R156)
+    if s.draw_queue and s.draw_queue[0] == (seat, "draw phase"):
+        s.draw_asked = []  # their Draw Phase draw is dropped, so nobody is asked whether to stop it
+    s.draw_queue = [entry for entry in s.draw_queue if entry[0] != seat]  # they gain no more cards
+    s.reveal_queue = [other for other in s.reveal_queue if other != seat]  # Quick Game: all their cards are revealed
+    if s.act is not None:
+        s.act.queue = [other for other in s.act.queue if other != seat]  # Barracks: no longer an opponent to affect
+    s.selecting = [other for i, other in enumerate(s.selecting) if other != seat or i == 0]  # Freeform, Drafting
+    s.gifting = [other for i, other in enumerate(s.gifting) if other != seat or i == 0]  # Artificers (R172)
+    if s.variant.offer is not None and s.variant.offer[1] == seat and s.config.option("vengeance"):
+        s.variant.offer = None  # R159: nobody takes a Blasphemy token from an eliminated player
+
+
+@_on(ev.DecisionTimedOut)
+def _timed_out(s: GameState, e: ev.DecisionTimedOut) -> None:
+    pass  # the events of the play the bot chose follow
+
+
+@_on(ev.SeatAbandoned)
+def _abandoned(s: GameState, e: ev.SeatAbandoned) -> None:
+    if e.seat not in s.abandoned:
+        s.abandoned.append(e.seat)

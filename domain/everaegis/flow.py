@@ -92,7 +92,7 @@ def step(ctx: Ctx) -> bool:
                 reveal(ctx, s.reveal_queue[0], cards[0], full=True, reason="setup")
                 return True
             return False
-        ctx.emit(ev.TurnBegan(seat=s.first_player or 0, turn=1))
+        ctx.emit(ev.TurnBegan(seat=s.first_remaining(), turn=1))  # S2: never a player who resigned
         return True
     if s.phase == "action" and not s.action_done and token_step(ctx):  # Blasphemy (R171, A48)
         return True

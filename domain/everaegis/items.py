@@ -155,6 +155,9 @@ def place_sanction_step(ctx: Ctx, reason: str) -> bool:
     assert act is not None and act.todo
     target = act.todo[0]
     player = s.players[target["seat"]]
+    if player.eliminated:  # S2: they resigned while the action was under way; nothing more reaches them (R123)
+        ctx.emit(ev.SanctionNotPlaced(seat=target["seat"], action=target["action"], reason="the player resigned (S2)"))
+        return True
     if target["action"] in player.sanctions:
         # A19, R110: "This action cannot be sanctioned" - one SANCTION per action
         ctx.emit(ev.SanctionNotPlaced(seat=target["seat"], action=target["action"], reason="already sanctioned (A19)"))

@@ -38,8 +38,14 @@ def _deal(ctx: Ctx, seat: int, count: int) -> None:
 
 
 def selectors(s: GameState) -> list[int]:
-    """The players who select a leader: everyone but the mobs, who play the Simpleton mat (A50 ruling)."""
-    return [seat for seat in s.turn_order_from(s.first_player or 0) if not s.is_mob(seat)]
+    """The players who select a leader: everyone except the mobs, who play the Simpleton mat (A50 ruling), and a
+    player who resigned before a choice was asked of them (S2: a choice already asked stays theirs)."""
+    return [seat for seat in s.turn_order_from(s.first_player or 0) if not s.is_mob(seat) and _selects(s, seat)]
+
+
+def _selects(s: GameState, seat: int) -> bool:
+    p = s.players[seat]
+    return not p.eliminated or bool(p.leader or p.kept or p.mats) or s.selecting[:1] == [seat]
 
 
 def begin_selection(ctx: Ctx) -> None:

@@ -239,6 +239,8 @@ def _reaction(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 def _window_closed(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     late = e.get("timed_out") or []
     tail = f"; no answer from {', '.join(who(s) for s in late)}" if late else ""
+    if e.get("by") == "resigned":  # S2: the declarer resigned on their own turn
+        return "The window closes without effect: the declarer resigned"
     return ("The deadline closes the window" if e.get("by") == "deadline" else "Everyone has answered") + tail
 
 
@@ -591,3 +593,77 @@ def _draw_stopped(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 @_on("SoldiersKept")
 def _kept_soldiers(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return f"{who(e['seat'])} keeps {e['amount']} soldier(s) thanks to the {e['item']} ({e['reason']})"
+
+
+# ----- resigning and timeouts (service rulings S2, S3) -----
+
+DECISIONS = {  # what a prompt kind asks, as "ran out of time to ..." reads it
+    "declare": "declare an action",
+    "use_item": "use an item",
+    "choose_year": "choose a year to become the deck",
+    "setup_reveal": "reveal a card before play",
+    "prove": "prove their claim",
+    "pay": "reveal a card for an incorrect call",
+    "take_brig": "choose whom to take a BRIG from",
+    "take_sanction": "choose which SANCTION to take",
+    "sanction_discard": "discard a card for a SANCTIONED action",
+    "barracks_discard": "discard a card to the Barracks",
+    "put_back": "put cards back on the deck",
+    "war_reveal": "reveal cards after losing a war",
+    "choose_leader": "choose a leader",
+    "effect_choice": "make an effect's choice",
+    "effect_order": "choose which effect resolves first",
+    "artificer_gift": "give an item",
+    "draw_reaction": "answer before a draw",
+    "spoils": "take or leave a Blasphemy token",
+}
+
+
+@_on("PlayerResigned")
+def _resigned(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} resigns and leaves the game"
+
+
+@_on("DecisionTimedOut")
+def _timed_out(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    what = DECISIONS.get(e["kind"], f"make a decision ({e['kind']})")
+    text = f"{who(e['seat'])} ran out of time to {what}; the server decided for them ({e['count']} in a row)"
+    if "played" in e:  # only the seat itself sees what was played (redaction)
+        text += f": {played_words(e['played'], who)}"
+    return text
+
+
+@_on("SeatAbandoned")
+def _seat_abandoned(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"{who(e['seat'])} let {e['count']} decisions in a row run out of time: a bot plays for them for the rest of the game"
+
+
+def played_words(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
+    """A command the server played for a seat, in words (it names only what that seat may know)."""
+    kind = cmd.get("type")
+    if kind == "declare":
+        target = cmd.get("target")
+        return f"{_action(cmd.get('action', ''))}" + (f" against {who(target)}" if target is not None else "")
+    if kind == "reveal":
+        cards = cmd.get("cards") or [cmd.get("card")]
+        return f"reveal card {', '.join(str(c) for c in cards)}"
+    if kind == "discard":
+        return f"discard card {cmd.get('card')}"
+    if kind == "put_back":
+        return f"put back cards {', '.join(str(c) for c in cmd.get('cards', []))} (first named on top)"
+    if kind == "choose_year":
+        return f"year {cmd.get('year')} becomes the deck"
+    if kind == "choose_leader":
+        passed = f", the rest passed to {who(cmd['pass_to'])}" if cmd.get("pass_to") is not None else ""
+        return f"leader {cmd.get('mat')}{passed}"
+    if kind == "artificer_gift":
+        return f"the {cmd.get('item')} to {who(cmd.get('to'))}"
+    if kind == "take":
+        return f"take a {cmd.get('item')}"
+    if kind == "use_item":
+        return f"use the {cmd.get('item')}"
+    if kind in ("draw_react", "spoils"):
+        return str(cmd.get("answer"))
+    if kind in ("effect_choice", "effect_order"):
+        return f"choice {cmd.get('choice', cmd.get('first'))}"
+    return str(kind)

@@ -131,6 +131,9 @@ def challenge_step(ctx: Ctx) -> bool:
         return False
     if ch.stage == "penalty":
         cards = penalty_choices(s)
+        if ch.caller in s.resigned:  # S2: resigning revealed all their cards (R123); nothing is left to pay
+            settle(ctx, correct=False)
+            return True
         if len(cards) == 1:
             pay(ctx, cards[0])
             return True

@@ -66,6 +66,8 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
                 **({"sacrifices": p.sacrifices} if p.sacrifices else {}),
                 **_leader_of(s, p, who),
                 "mob": s.is_mob(p.seat),  # R173: played by the D8
+                "resigned": p.seat in s.resigned,  # S2: left the game of their own accord
+                "abandoned": p.seat in s.abandoned,  # S3: a bot plays the seat for the rest of the game
             }
         )
     deck: dict[str, Any] = {"size": len(s.deck)}

@@ -24,12 +24,8 @@ from domain.kernel.redaction import Perspective
 
 class EverAegis:
     name = "ever-aegis"
-    window_kinds = frozenset({"react", "undo"})  # prompt kinds closed by the rules' own deadlines
-    system_commands = frozenset(_decide.SYSTEM_COMMANDS)
-
-    def autoplayed(self, state: GameState) -> list[int]:
-        """Seats whose remaining decisions the server makes (resigned, abandoned)."""
-        return sorted(set(getattr(state, "resigned", [])) | set(getattr(state, "abandoned", [])))
+    window_kinds = _decide.WINDOW_KINDS  # react, undo: closed at their own deadlines (close_window, close_undo)
+    system_commands = frozenset(_decide.SYSTEM_COMMANDS)  # close_window, close_undo, timeout
 
     def make_config(self, spec: dict[str, Any]) -> Config:
         return make_config(
@@ -94,6 +90,10 @@ class EverAegis:
 
     def is_finished(self, state: GameState) -> bool:
         return state.status == "finished"
+
+    def autoplayed(self, state: GameState) -> list[int]:
+        """Resigned (S2) and abandoned (S3) seats: the service makes their remaining decisions."""
+        return state.autoplayed()
 
     def awaited(self, state: GameState) -> list[tuple[int, str]]:
         return [(n.seat, n.kind) for n in _flow.waiting(state)]

@@ -113,7 +113,8 @@ def starting_step(ctx: Ctx) -> None:
         return
     t = s.config.thresholds
     for seat in s.turn_order_from(s.first_player or 0):
-        change_soldiers(ctx, seat, t.start_soldiers, "setup (R18 step 6)")
+        if not s.players[seat].eliminated:  # S2: a player who resigned in setup takes no further part
+            change_soldiers(ctx, seat, t.start_soldiers, "setup (R18 step 6)")
     ctx.emit(ev.SetupDealt(cards_each=t.start_cards))
 
 
@@ -121,8 +122,11 @@ def after_deal_step(ctx: Ctx) -> None:
     """Quick Game: every player reveals 1 card in turn order before play (R164); then the first turn."""
     s = ctx.state
     if s.stage == "deal" and s.config.thresholds.quick_reveal:
-        order = [seat for seat in s.turn_order_from(s.first_player or 0) if s.players[seat].unrevealed]
+        order = [
+            seat
+            for seat in s.turn_order_from(s.first_player or 0)
+            if s.players[seat].unrevealed and not s.players[seat].eliminated  # S2: not a player who resigned
+        ]
         ctx.emit(ev.SetupRevealsBegan(order=order))
         return
-    first = s.first_player or 0
-    ctx.emit(ev.TurnBegan(seat=first, turn=1))
+    ctx.emit(ev.TurnBegan(seat=s.first_remaining(), turn=1))  # S2: never a player who resigned

@@ -287,6 +287,8 @@ class GameState:
     dice: list[int] = field(default_factory=list)  # rigged D8 results still to come (rig "dice"; mob.py)
     rubble: list[Card] = field(default_factory=list)  # Rubble Rouser (R158): discarded cards, face up, oldest first
     silenced: list[int] = field(default_factory=list)  # Vengeance (R159): eliminated seats that called wrongly
+    resigned: list[int] = field(default_factory=list)  # S2: seats that resigned (and so are eliminated), in order
+    abandoned: list[int] = field(default_factory=list)  # S3: seats the service gave to a bot for the rest of the game
     variant: VariantState = field(default_factory=VariantState)  # Alliances, Overlord, Blasphemy (R163, R170, R171)
 
     def clone(self) -> GameState:
@@ -340,6 +342,8 @@ class GameState:
             dice=list(self.dice),
             rubble=list(self.rubble),
             silenced=list(self.silenced),
+            resigned=list(self.resigned),
+            abandoned=list(self.abandoned),
             variant=self.variant.clone(),
         )
 
@@ -350,6 +354,16 @@ class GameState:
 
     def remaining(self) -> list[int]:
         return [p.seat for p in self.players if not p.eliminated]
+
+    def first_remaining(self) -> int:
+        """Who takes the first turn: the first player, or if they resigned before it, the next remaining seat in
+        turn order (S2)."""
+        first = self.first_player or 0
+        return next((seat for seat in self.turn_order_from(first) if not self.players[seat].eliminated), first)
+
+    def autoplayed(self) -> list[int]:
+        """The seats whose remaining decisions the service makes: resigned (S2) and abandoned (S3) seats."""
+        return sorted(set(self.resigned) | set(self.abandoned))
 
     def turn_order_from(self, start: int) -> list[int]:
         """Every seat, clockwise, starting with ``start`` (R23, R135)."""
@@ -365,8 +379,11 @@ class GameState:
     def may_call(self, seat: int, claimant: int) -> bool:
         """R56, R62: a remaining player other than the claimant, without a BRIG (A37 ruling), not the
         claimant's TREATY partner (R107). Used by the reaction protocol and by Undo. Under Vengeance
-        (R159) an eliminated player may call too, until their first wrong call."""
+        (R159) an eliminated player may call too, until their first wrong call; a player who resigned never
+        does (S2)."""
         p = self.players[seat]
+        if seat in self.resigned:  # S2: a resigned player never calls again, also under Vengeance
+            return False
         if p.eliminated and (not self.config.option("vengeance") or seat in self.silenced):
             return False
         return (

@@ -10,6 +10,7 @@ from domain.everaegis.blasphemy import wins as blasphemy_wins
 from domain.everaegis.cards import reveal
 from domain.everaegis.context import Ctx
 from domain.everaegis.effects import at_phase
+from domain.everaegis.evolve import ELIMINATION_REVEAL
 from domain.everaegis.items import discard_all_items
 from domain.everaegis.overlord import immune, plays_again
 from domain.everaegis.soldiers import change_soldiers
@@ -120,7 +121,7 @@ def eliminate(ctx: Ctx, seat: int, reason: str) -> None:
     s = ctx.state
     ctx.emit(ev.PlayerEliminated(seat=seat, reason=reason))
     for card in s.players[seat].unrevealed:
-        reveal(ctx, seat, card, full=True, reason="eliminated (R123)")
+        reveal(ctx, seat, card, full=True, reason=ELIMINATION_REVEAL)
     discard_all_items(ctx, seat, "eliminated (R123)")
     change_soldiers(ctx, seat, -s.players[seat].soldiers, "eliminated (R123)", loss=False)
 

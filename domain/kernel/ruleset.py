@@ -11,7 +11,23 @@ from domain.kernel.redaction import Perspective
 
 
 class Ruleset(Protocol):
+    """Every ruleset also accepts two commands of the same shape, whatever its game:
+
+    - ``{"type": "resign", "seat": N}``: the seat leaves the game, at any moment of a started game. It is the
+      seat's own command, never a prompt option (bots choose among prompts and never resign).
+    - ``{"type": "timeout", "seat": S, "kind": K, "deadline": D, "count": n, "abandon": bool, "play": P,
+      "at": T}``: the service's (one of ``system_commands``). Seat S let its clock run out at ``D`` on the
+      decision of prompt kind K (not one of ``window_kinds``); P is the complete command for S that the
+      service's bot chose; ``count``: decisions in a row S has let time out; ``abandon``: from now on a bot
+      plays S. The ruleset records the timeout (P visible to S only until the end) and then answers P as if
+      S had sent it at ``T``.
+    """
+
     name: str
+    window_kinds: frozenset[str]
+    """Prompt kinds the ruleset closes at its own deadlines (``deadline``/``close_command``): never timed out."""
+    system_commands: frozenset[str]
+    """Command types only the service may send (no seat sends them)."""
 
     def make_config(self, spec: dict[str, Any]) -> Any:
         """Validate a game's configuration (raise ``MalformedCommand`` with the rule that limits it)."""
@@ -67,6 +83,9 @@ class Ruleset(Protocol):
         """One event as a reader may see it."""
 
     def is_finished(self, state: Any) -> bool: ...
+
+    def autoplayed(self, state: Any) -> list[int]:
+        """The seats whose remaining decisions the service makes (resigned or abandoned), sorted."""
 
     def awaited(self, state: Any) -> list[tuple[int, str]]:
         """(seat, prompt kind) of every decision the game waits for (free prompts excluded)."""
