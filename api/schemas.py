@@ -290,11 +290,16 @@ class GameSummaryOut(Schema):
     turn_seconds = fields.Float(required=True, metadata={"description": "the decision clock (0: none)"})
 
 
-class GamesOut(Schema):
-    games = fields.List(fields.Nested(GameSummaryOut), required=True)
+class Page(Schema):
+    """One page of a list: how many match in all, and where this page starts and how long it may be."""
+
     total = fields.Integer(required=True)
     offset = fields.Integer(required=True)
     limit = fields.Integer(required=True)
+
+
+class GamesOut(Page):
+    games = fields.List(fields.Nested(GameSummaryOut), required=True)
 
 
 class ProblemOut(Schema):
@@ -445,12 +450,9 @@ class PlayersQuery(Strict):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
-class PlayersOut(Schema):
+class PlayersOut(Page):
     players = fields.List(fields.Nested(PlayerOut), required=True)
-    total = fields.Integer(required=True)
     order = fields.String(required=True)
-    offset = fields.Integer(required=True)
-    limit = fields.Integer(required=True)
 
 
 class PlayerGameOut(Schema):
