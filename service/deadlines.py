@@ -23,7 +23,7 @@ from service.games import GameService
 
 log = logging.getLogger(__name__)
 RETRY = 1.0  # seconds before trying again a game whose deadline could not be enforced (the store away)
-LISTEN = 1.0  # seconds between looks at the stop flag while listening
+LISTEN = 0.25  # seconds between looks at the stop flag while listening
 
 
 class DeadlineKeeper:
