@@ -487,12 +487,18 @@ class GameService:
 
     def deadline_in(self, game: Game) -> float | None:
         """The next moment the server must act on a loaded game: a reaction window or undo pause closing, a
-        seat's decision clock running out, or the lobby expiring."""
+        seat's decision clock running out, the lobby expiring; or at once, when the game waits for a seat the
+        server plays (a change plays at most ``AEGIS_BOT_MOVE_LIMIT`` bot moves: the keeper plays on)."""
         if game.status == "lobby":
             return game.expires_at
         if game.status != "active":
             return None
-        due = ruleset_named(game.ruleset).deadline(game.state)
+        rules = ruleset_named(game.ruleset)
+        state = game.state
+        served = set(rules.autoplayed(state))
+        if any(game.seats[seat]["bot"] or seat in served for seat, _ in rules.awaited(state)):
+            return self.clock()
+        due = rules.deadline(state)
         moments = [due[1]] if due else []
         moments.extend(game.deadlines().values())
         return min(moments, default=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 
@@ -66,8 +67,10 @@ class Api:
         return gid, tokens
 
     def play_humans(self, gid: str, tokens: dict[int, str], rng: random.Random, max_moves: int = 3000, check: Any = None) -> int:
-        """Every human posts a random option of its open prompt until the game ends. Returns the moves made."""
+        """Every human posts a random option of its open prompt until the game ends. Returns the moves made. While no
+        human is asked anything the server is playing (bots, deadlines): wait for it, a few seconds at most."""
         moves = 0
+        idle_since = None
         while moves < max_moves:
             progressed = False
             for _seat, token in tokens.items():
@@ -84,5 +87,10 @@ class Api:
                 progressed = True
                 if check is not None:
                     check(gid)
-            assert progressed, "no human has a prompt, yet the game is not over"
+            if progressed:
+                idle_since = None
+                continue
+            idle_since = idle_since or time.monotonic()
+            assert time.monotonic() - idle_since < 30, "no human has a prompt, yet the game is not over"
+            time.sleep(0.02)
         raise AssertionError(f"the game did not end in {max_moves} human moves")

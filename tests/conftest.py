@@ -8,6 +8,7 @@ under ``CI=true`` it must run, so an absent server fails the test instead.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -60,10 +61,15 @@ def store_env(request) -> dict[str, str]:
 
 
 def make_app(env: dict[str, str], **settings: str) -> Any:
+    """The app over ``env``. Its server secrets are a sequence ("test-secret-1", "-2", ... in the order games are
+    created) instead of 32 random bytes, so that a test's games, and a failure, are the same on every run; the
+    fairness tests, ``aegis serve`` and the benchmarks use the real secrets."""
     from api import create_app
+    from service.games import GameService
     from service.settings import load
 
-    return create_app(load({**env, **settings}))
+    created = itertools.count(1)
+    return create_app(service=GameService(load({**env, **settings}), entropy=lambda: f"test-secret-{next(created)}"))
 
 
 @pytest.fixture

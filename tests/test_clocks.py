@@ -8,6 +8,7 @@ restart tests run the real keeper on the real clock."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any
 from uuid import UUID
@@ -36,7 +37,8 @@ def manual(sqlite_env):
     """An app whose clock the test moves, without a deadline keeper: (api, clock, act), ``act(gid)`` acting on
     every deadline that has passed."""
     clock = Clock()
-    service = GameService(load(sqlite_env), clock=clock)
+    created = itertools.count(1)  # the same games on every run (see tests/conftest.py make_app)
+    service = GameService(load(sqlite_env), clock=clock, entropy=lambda: f"test-secret-{next(created)}")
     app = create_app(service=service, background=False)
     yield Api(app.test_client()), clock, lambda gid: service.enforce_deadlines(UUID(gid))
     close_app(app)
@@ -219,6 +221,26 @@ def test_a_table_where_nobody_acts_keeps_moving_and_bots_take_every_seat(sqlite_
         assert sum(f"{name} ran out of time" in t for t in timeline) >= 3
         assert any(t.startswith(f"{name} let 3 decisions in a row run out of time") for t in timeline)
     assert api.c.get(f"/api/games/{gid}/verify").get_json()["ok"]
+
+
+def test_a_game_of_bots_plays_on_past_the_bot_move_limit_of_one_request(sqlite_env):
+    """A change plays at most AEGIS_BOT_MOVE_LIMIT bot moves; the deadline keeper plays on, so a game whose
+    remaining seats are all the server's never stalls."""
+    app = make_app(sqlite_env, AEGIS_BOT_MOVE_LIMIT="5")
+    try:
+        api = Api(app.test_client())
+        created = api.create(seats=3, reaction_seconds=0)
+        for bot in ("random", "cautious", "random"):
+            api.seat(created["id"], bot=bot)
+        api.start(created["id"], created["host_token"])
+        deadline = time.monotonic() + 60
+        while api.view(created["id"])["status"] != "finished" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert api.view(created["id"])["status"] == "finished"
+        moves = api.c.get(f"/api/games/{created['id']}/verify").get_json()["commands"]
+        assert moves > 5  # more than one request's worth: the keeper played the rest
+    finally:
+        close_app(app)
 
 
 def _open_windows(api: Api, games: int, reaction: float) -> list[tuple[str, float]]:

@@ -16,6 +16,7 @@ import random
 from typing import Any
 from uuid import UUID
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +36,22 @@ def _truth(app, gid: str) -> Any:
     return app.extensions["aegis"]._read(UUID(gid), lambda game: game.state)
 
 
-def test_the_creators_seed_guessed_or_known_names_no_hidden_card(sqlite_app):
+@pytest.fixture
+def live_app(sqlite_env):
+    """An app with the service's real secrets (32 random bytes a game), as ``aegis serve`` runs it."""
+    app = create_app(load(sqlite_env))
+    yield app
+    close_app(app)
+
+
+def test_every_game_has_a_secret_of_its_own(live_app):
+    api = Api(live_app.test_client())
+    commitments = {api.create(seats=3, seed="same seed")["commitment"] for _ in range(5)}
+    assert len(commitments) == 5 and all(len(c) == 64 for c in commitments)
+
+
+def test_the_creators_seed_guessed_or_known_names_no_hidden_card(live_app):
+    sqlite_app = live_app
     api = Api(sqlite_app.test_client())
     created = api.create(seats=3, variant="simpleton+quick", seed="4821", reaction_seconds=0)
     gid, commitment = created["id"], created["commitment"]
