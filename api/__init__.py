@@ -25,7 +25,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     views = make_store(svc.settings.redis_url, svc.settings.redis_prefix)
     worker = Worker(svc.store, views) if svc.settings.projector == "in-process" else None
     if worker is not None:
-        svc.after_save.append(lambda game: worker.wake.set())
+        svc.after_save.append(lambda game, deadline: worker.wake.set())
     reads = ProjectedReads(svc, views, worker, wait=svc.settings.view_wait)
     keeper = DeadlineKeeper(svc)
     app.extensions["aegis"] = svc

@@ -37,8 +37,8 @@ class DeadlineKeeper:
         self._threads: list[threading.Thread] = []
         service.after_save.append(self._after_save)
 
-    def _after_save(self, game: Any) -> None:
-        self.heard(Notice(str(game.id), game.seq, self.service.deadline_in(game)))
+    def _after_save(self, game: Any, deadline: float | None) -> None:
+        self.heard(Notice(str(game.id), game.seq, deadline))
 
     def heard(self, notice: Notice) -> None:
         """A game moved on: its next deadline is ``notice.deadline`` (unless a later notice already spoke)."""

@@ -79,7 +79,8 @@ class GameService:
         self._locks_lock = threading.Lock()
         self._known_seq: dict[UUID, int] = {}
         self.broker = make_broker(self.settings.redis_url)
-        self.after_save: list[Callable[[Game], None]] = [self._publish]  # and the deadline keeper, projections
+        # told of every save with the game's next deadline (``deadline_in``): the notices, the deadline keeper, projections
+        self.after_save: list[Callable[[Game, float | None], None]] = [self._publish]
 
     def close(self) -> None:
         self.store.close()
@@ -130,12 +131,13 @@ class GameService:
 
     def _saved(self, game: Game) -> None:
         self._known_seq[game.id] = game.seq
+        deadline = self.deadline_in(game)
         for hook in self.after_save:
-            hook(game)
+            hook(game, deadline)
 
-    def _publish(self, game: Game) -> None:
+    def _publish(self, game: Game, deadline: float | None) -> None:
         """Tell every stream and deadline keeper, in this process or (with Redis) any other, that the game moved on."""
-        self.broker.publish(str(game.id), game.seq, self.deadline_in(game))
+        self.broker.publish(str(game.id), game.seq, deadline)
 
     def _read(self, game_id: UUID, read: Callable[[Game], T]) -> T:
         with self._lock(game_id):
