@@ -11,7 +11,7 @@ The ruleset state is derived: it is folded from the payloads and kept out of sna
 
 The game's lifecycle is recorded by service events too: ``Finished`` once the ruleset says the game is over,
 ``Cancelled`` when its host cancels it or it expires in the lobby. Decision clocks are derived from the
-recorded command times (see ``_settle_clock``), so they survive a restart without a stored event of their own.
+recorded command times (see ``settle_clock``), so they survive a restart without a stored event of their own.
 """
 
 from __future__ import annotations
@@ -199,9 +199,9 @@ class Game(Aggregate):
         state = self.state
         needs: dict[str, list[str]] = {}
         if self.finished_seq is None:
-            served = set(rules.autoplayed(state))
+            served = self.served_seats()
             for seat, kind in rules.awaited(state):
-                if kind not in rules.window_kinds and not self.seats[seat]["bot"] and seat not in served:
+                if kind not in rules.window_kinds and seat not in served:
                     needs.setdefault(str(seat), []).append(kind)
         clocks = {}
         for seat, kinds in needs.items():
@@ -209,6 +209,11 @@ class Game(Aggregate):
             goes_on = seat in self.clocks and self.clock_kinds.get(seat) == kinds and str(change["by"]) != seat
             clocks[seat] = self.clocks[seat] if goes_on else change["at"]
         self.clocks, self.clock_kinds = clocks, needs
+
+    def served_seats(self) -> set[int]:
+        """The seats the server plays: bot seats, and those the ruleset gives to it (resigned, abandoned)."""
+        bots = {s["seat"] for s in self.seats if s["bot"]}
+        return bots if self.config is None else bots | set(ruleset_named(self.ruleset).autoplayed(self.state))
 
     def deadlines(self) -> dict[int, float]:
         """seat -> when its running decision times out (none without ``turn_seconds``)."""

@@ -252,7 +252,7 @@ class GameService:
 
         _, seat = self._change(game_id, change)
         if seat < 0:
-            raise Conflict("the game expired in the lobby: it was not started in time", kind="expired")
+            raise _lobby_expired()
         return seat, token
 
     def register_player(self, name: object) -> tuple[str, str]:
@@ -274,7 +274,7 @@ class GameService:
 
         _, cancelled = self._change(game_id, change)
         if not cancelled:
-            raise Conflict("the game expired in the lobby: it was not started in time", kind="expired")
+            raise _lobby_expired()
 
     def _expire(self, game: Game) -> bool:
         """Record that a game left in the lobby past its time expired; True if it did now."""
@@ -307,7 +307,7 @@ class GameService:
 
         _, seq = self._change(game_id, change)
         if seq < 0:
-            raise Conflict("the game expired in the lobby: it was not started in time", kind="expired")
+            raise _lobby_expired()
         return seq
 
     # ----- play -----
@@ -398,8 +398,7 @@ class GameService:
             if late:
                 self._time_out(game, rules, late[0][1], late[0][0], now)
                 continue
-            served = set(rules.autoplayed(state))
-            bots = [seat for seat, _ in rules.awaited(state) if game.seats[seat]["bot"] or seat in served]
+            bots = _awaited_from_server(game, rules)
             if not bots:
                 return
             seat = bots[0]
@@ -497,8 +496,7 @@ class GameService:
             return None
         rules = ruleset_named(game.ruleset)
         state = game.state
-        served = set(rules.autoplayed(state))
-        if any(game.seats[seat]["bot"] or seat in served for seat, _ in rules.awaited(state)):
+        if _awaited_from_server(game, rules):
             return self.clock()
         due = rules.deadline(state)
         moments = [due[1]] if due else []
@@ -549,6 +547,16 @@ def _ruleset(name: Any) -> Any:
 
 
 __all__ = ["GameService", "GameStore", "ServiceError"]
+
+
+def _awaited_from_server(game: Game, rules: Any) -> list[int]:
+    """The seats the game waits for that the server plays (``Game.served_seats``), in the order it waits."""
+    served = game.served_seats()
+    return [seat for seat, _ in rules.awaited(game.state) if seat in served]
+
+
+def _lobby_expired() -> Conflict:
+    return Conflict("the game expired in the lobby: it was not started in time", kind="expired")
 
 
 def _table_options(spec: dict[str, Any], default_turn_seconds: float) -> dict[str, Any]:
