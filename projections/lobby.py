@@ -22,7 +22,7 @@ def select(
     """Rows matching every filter given, newest first: (one page, how many match in all). A game past its lobby
     expiry is expired even before the server has recorded it (``now``)."""
     if now is not None:
-        rows = [_expired(g) if g["status"] == "lobby" and (g.get("expires_at") or now + 1) <= now else g for g in rows]
+        rows = [_expired(g) if g["status"] == "lobby" and g.get("expires_at") is not None and g["expires_at"] <= now else g for g in rows]
     found = [
         g
         for g in rows
