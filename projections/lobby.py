@@ -22,7 +22,7 @@ def select(
     """Rows matching every filter given, newest first: (one page, how many match in all). A game past its lobby
     expiry is expired even before the server has recorded it (``now``)."""
     if now is not None:
-        rows = [_expired(g) if g["status"] == "lobby" and g.get("expires_at") is not None and g["expires_at"] <= now else g for g in rows]
+        rows = [_expired(g) if _past_expiry(g, now) else g for g in rows]
     found = [
         g
         for g in rows
@@ -33,6 +33,10 @@ def select(
     ]
     found.sort(key=lambda g: (-g["created"], g["id"]))
     return found[offset : offset + limit], len(found)
+
+
+def _past_expiry(row: dict[str, Any], now: float) -> bool:
+    return row["status"] == "lobby" and row.get("expires_at") is not None and row["expires_at"] <= now
 
 
 def _expired(row: dict[str, Any]) -> dict[str, Any]:
