@@ -33,7 +33,7 @@ def _problems(*codes: int) -> dict[str, Any]:
         404: "no such game",
         409: "stale expected_seq, a conflicting command, not started, already finished, cancelled or expired, "
         "a name already taken",
-        422: "illegal by the rules: the problem names the rule and lists the legal commands",
+        422: "illegal by the rules: the problem names the rule and carries your open prompts",
     }
     return {str(c): {"description": text[c], "content": {"application/problem+json": {"schema": "ProblemOut"}}} for c in codes}
 

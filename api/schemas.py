@@ -189,17 +189,51 @@ class StartedOut(Schema):
     seq = fields.Integer(required=True)
 
 
+class ChoiceOut(Schema):
+    label = fields.String(required=True, metadata={"description": "the value in words"})
+    value = fields.Raw(required=True, metadata={"description": "what to put in the command (a seat, an id, an object...)"})
+
+
+class ParamOut(Schema):
+    name = fields.String(required=True, metadata={"description": "the command field this parameter sets"})
+    min = fields.Integer(required=True, metadata={"description": "how many values to pick, at least"})
+    max = fields.Integer(
+        required=True, metadata={"description": "how many values to pick, at most; above 1, the field is a list of them"}
+    )
+    distinct = fields.Boolean(required=True, metadata={"description": "true: no value may be picked twice"})
+    ordered = fields.Boolean(
+        required=True, metadata={"description": "true: the order of the picked values matters (the label says how)"}
+    )
+    choices = fields.List(fields.Nested(ChoiceOut), required=True)
+
+
 class OptionOut(Schema):
-    label = fields.String(required=True)
-    command = fields.Dict(required=True, metadata={"description": "post it as is to /commands"})
+    label = fields.String(required=True, metadata={"description": "in words; ends with ' …' where params follow"})
+    command = fields.Dict(
+        required=True,
+        metadata={"description": "with no params: post it as is to /commands; else set each param's field first"},
+    )
+    group = fields.String(required=True, metadata={"description": "the kind of option (an action, pass, call, guard...)"})
+    params = fields.List(
+        fields.Nested(ParamOut),
+        required=True,
+        metadata={
+            "description": "the parts left to pick; every combination within min, max and distinct is legal; empty: "
+            "the command is complete"
+        },
+    )
 
 
 class PromptOut(Schema):
     seat = fields.Integer(required=True)
-    kind = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": "the decision; the command type its options send"})
     text = fields.String(required=True)
     deadline = fields.Float(allow_none=True)
     free = fields.Boolean(required=True, metadata={"description": "true: may be answered any time; the game does not wait"})
+    about = fields.Dict(
+        allow_none=True,
+        metadata={"description": "what the decision is about, in structure (a reaction: the claim and what it would do)"},
+    )
     options = fields.List(fields.Nested(OptionOut), required=True)
 
 
@@ -303,7 +337,7 @@ class GamesOut(Page):
 
 
 class ProblemOut(Schema):
-    """RFC 7807 problem details, with the rule and the legal options where the rules refused."""
+    """RFC 7807 problem details, with the rule and the open prompts where the rules refused."""
 
     type = fields.String(required=True)
     title = fields.String(required=True)
@@ -311,7 +345,9 @@ class ProblemOut(Schema):
     detail = fields.String(required=True)
     instance = fields.String()
     rule = fields.String(allow_none=True, metadata={"description": "the catalog id of the rule (docs/rulings.md)"})
-    legal = fields.List(fields.Dict(), metadata={"description": "commands that are legal instead"})
+    prompts = fields.List(
+        fields.Nested(PromptOut), metadata={"description": "your open prompts, compact: what you may do instead"}
+    )
     errors = fields.Dict(metadata={"description": "field -> messages, for a malformed body"})
     seq = fields.Integer(metadata={"description": "the game's seq, for a stale expected_seq"})
 

@@ -73,11 +73,11 @@ def play_game(
         if not needs:
             raise AssertionError(f"game {seed} is stuck at seq {state.seq}: nobody has a decision")
         seat = needs[0].seat  # several seats may be asked at once (a window): the first in turn order answers first
-        option = players[seat].choose(RULESET.view(state, seat), RULESET.prompts(state, seat))
-        if option is None:
+        command = players[seat].choose(RULESET.view(state, seat), RULESET.prompts(state, seat))
+        if command is None:
             raise AssertionError(f"bot at seat {seat} declined a blocking decision in game {seed}")
-        commands.append(option.command)
-        new = RULESET.decide(state, option.command)
+        commands.append(command)
+        new = RULESET.decide(state, command)
         for e in new:
             apply(state, e)  # decide returned events for exactly this state: fold them in place
         events.extend(new)

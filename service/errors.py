@@ -49,7 +49,7 @@ class Unavailable(ServiceError):
 def from_domain(err: DomainError, *, raced: bool = False) -> ServiceError:
     """Map a ruleset refusal to the service's answer. ``raced``: the game moved on while the command
     waited, so a refusal is a conflict with another command rather than the caller's mistake."""
-    extra = {"rule": err.rule, "legal": err.legal}
+    extra = {"rule": err.rule, "prompts": err.prompts}
     if isinstance(err, MalformedCommand):
         return BadRequest(err.message, rule=err.rule)
     if isinstance(err, GameOver):

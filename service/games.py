@@ -402,10 +402,10 @@ class GameService:
             if not bots:
                 return
             seat = bots[0]
-            option = self._bot(game, seat).choose(rules.view(state, seat), rules.prompts(state, seat))
-            if option is None:
+            chosen = self._bot(game, seat).choose(rules.view(state, seat), rules.prompts(state, seat))
+            if chosen is None:
                 return
-            command = {**option.command, "at": now}
+            command = {**chosen, "at": now}
             game.accept(seat, "bot", command, game.current_request, now)
             game.append(rules.decide(state, command))
 
@@ -420,10 +420,10 @@ class GameService:
         state = game.state
         kinds = game.clock_kinds[str(seat)]
         prompts = [p for p in rules.prompts(state, seat) if not p.free and p.kind in kinds]
-        option = self._bot(game, seat).choose(rules.view(state, seat), prompts)
-        if option is None:  # pragma: no cover - a blocking prompt always has an option
+        play = self._bot(game, seat).choose(rules.view(state, seat), prompts)
+        if play is None:  # pragma: no cover - a blocking prompt always has an option
             raise AssertionError(f"no option for seat {seat}'s timed-out decision")
-        kind = next(p.kind for p in prompts if any(o is option for o in p.options))
+        kind = next(p.kind for p in prompts if p.accepts(play))
         count = game.timeouts.get(str(seat), 0) + 1
         limit = game.spec.get("timeouts_to_forfeit", DEFAULT_TIMEOUTS_TO_FORFEIT)
         command = {
@@ -433,7 +433,7 @@ class GameService:
             "deadline": deadline,
             "count": count,
             "abandon": bool(limit) and count >= limit,
-            "play": option.command,
+            "play": play,
             "at": now,
         }
         game.accept(seat, "timeout", command, game.current_request, now)

@@ -99,11 +99,7 @@ def summary_of(game: Game) -> dict[str, Any]:
 def prompt_dict(p: Any, clock: float | None = None) -> dict[str, Any]:
     """A prompt as readers get it; ``clock``: the deadline of the seat's decision clock, for a prompt the rules
     do not time themselves (a reaction window's prompt carries the window's deadline)."""
-    return {
-        "seat": p.seat,
-        "kind": p.kind,
-        "text": p.text,
-        "deadline": p.deadline if clock is None else clock,
-        "free": p.free,
-        "options": [{"label": o.label, "command": o.command} for o in p.options],
-    }
+    out: dict[str, Any] = p.to_dict()
+    if clock is not None:
+        out["deadline"] = clock
+    return out

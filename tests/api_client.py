@@ -7,6 +7,25 @@ import time
 from typing import Any
 
 
+def command_of(option: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
+    """The command to send for a prompt's option, as the README says: its ``command`` with each of its ``params``
+    set to a picked value (a list of picked values when the parameter's ``max`` is above 1). ``rng``: pick at random
+    (each size equally likely); None: the first choices. Written from the contract alone, as any client would."""
+    command = dict(option["command"])
+    for p in option.get("params", []):
+        values = [c["value"] for c in p["choices"]]
+        if p["max"] == 1:
+            command[p["name"]] = rng.choice(values) if rng else values[0]
+            continue
+        top = min(p["max"], len(values)) if p["distinct"] else p["max"]
+        k = rng.randint(p["min"], top) if rng else p["min"]
+        if p["distinct"]:
+            command[p["name"]] = rng.sample(values, k) if rng else values[:k]
+        else:
+            command[p["name"]] = [rng.choice(values) for _ in range(k)] if rng else values[:1] * k
+    return command
+
+
 class Api:
     def __init__(self, client: Any):
         self.c = client
@@ -80,8 +99,7 @@ class Api:
                 prompts = [p for p in view["prompts"] if not p["free"]]
                 if not prompts:
                     continue
-                option = rng.choice(prompts[0]["options"])
-                r = self.post(gid, token, option["command"])
+                r = self.post(gid, token, command_of(rng.choice(prompts[0]["options"]), rng))
                 assert r.status_code == 200, r.get_json()
                 moves += 1
                 progressed = True

@@ -94,14 +94,14 @@ class Table:
         return waiting(self.state)
 
     def options(self, seat: int) -> list[Option]:
-        """Every option of every prompt ``seat`` has now."""
-        return [o for p in self.prompts(seat) for o in p.options]
+        """Every complete option of every prompt ``seat`` has now (an option with parameters, expanded)."""
+        return [one for p in self.prompts(seat) for o in p.options for one in o.expand()]
 
     def kinds(self, seat: int) -> list[str]:
         return [p.kind for p in self.prompts(seat)]
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
-        return legal_commands(self.state, seat)
+        return list(legal_commands(self.state, seat))
 
     def view(self, perspective: Any) -> dict[str, Any]:
         return view(self.state, perspective)
@@ -126,3 +126,8 @@ class Table:
 
     def unrevealed(self, seat: int) -> list[str]:
         return sorted(c.name for c in self.state.players[seat].cards if not c.revealed)
+
+
+def offered(err: Any, command: dict[str, Any]) -> bool:
+    """Is ``command`` among the options of the open prompts a refusal carries?"""
+    return any(Prompt.from_dict(p).accepts(command) for p in err.prompts)

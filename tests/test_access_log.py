@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests.api_client import command_of
 from tests.test_serve import aegis, clean_env, free_port
 from tests.test_stream import _call, sse
 
@@ -105,7 +106,7 @@ def test_no_token_reaches_the_servers_log_while_a_ticket_stream_plays(server):
             break
         token, mine = next((t, v) for t, v in views.items() if [p for p in v["prompts"] if not p["free"]])
         prompt = next(p for p in mine["prompts"] if not p["free"])
-        answer = _call(url, "POST", f"/api/games/{gid}/commands", prompt["options"][0]["command"], token)
+        answer = _call(url, "POST", f"/api/games/{gid}/commands", command_of(prompt["options"][0]), token)
         moves += 1
         received += _frames_through(frames, answer["seq"])
     stream.close()

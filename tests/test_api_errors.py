@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 
 PROBLEM = "application/problem+json"
 
@@ -98,7 +98,7 @@ def test_409_lobby_states_stale_seq_and_finished_games(sqlite_app):
     api.start(gid, created["host_token"])
     assert_problem(api.c.post(f"/api/games/{gid}/start", headers=api.auth(created["host_token"])), 409)
     view = api.view(gid, human["token"])
-    option = view["prompts"][0]["options"][0]["command"] if view["prompts"] else None
+    option = command_of(view["prompts"][0]["options"][0]) if view["prompts"] else None
     if option is not None:
         body = assert_problem(api.post(gid, human["token"], {**option, "expected_seq": view["seq"] - 1}), 409)
         assert body["seq"] == view["seq"]
@@ -106,10 +106,19 @@ def test_409_lobby_states_stale_seq_and_finished_games(sqlite_app):
     assert_problem(api.post(gid, human["token"], {"type": "declare", "action": "recruit"}), 409, rule="R9")
 
 
-def test_422_illegal_by_the_rules_names_the_rule_and_the_legal_options(sqlite_app):
+def test_422_illegal_by_the_rules_names_the_rule_and_the_open_prompt(sqlite_app):
+    """A 422 names the rule and carries the seat's open prompt, compact (War is one option with a target to pick),
+    not every legal command."""
     api, gid, _, tokens = started(sqlite_app)
     body = assert_problem(api.post(gid, tokens[0], {"type": "declare", "action": "war", "target": 0}), 422, rule="R45")
-    assert {"type": "declare", "seat": 0, "action": "recruit"} in body["legal"]
+    assert [p["kind"] for p in body["prompts"]] == ["declare"]
+    options = body["prompts"][0]["options"]
+    assert {"type": "declare", "seat": 0, "action": "recruit"} in [o["command"] for o in options]
+    war = next(o for o in options if o["command"]["action"] == "war")
+    assert war["command"] == {"type": "declare", "seat": 0, "action": "war"}
+    assert [p["name"] for p in war["params"]] == ["target"]
+    assert sorted(c["value"] for c in war["params"][0]["choices"]) == [1, 2]  # the other seats
+    assert len(json.dumps(body)) < 8000, "a refusal stays small"
     view = api.view(gid, tokens[0])
     assert view["seq"] == api.events(gid)["seq"]  # nothing was stored
 

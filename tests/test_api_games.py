@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 
 
 @pytest.mark.parametrize(
@@ -47,7 +47,7 @@ def test_the_store_reads_like_the_game(app):
     gid, host, tokens = api.new_game(["human", "random", "random"], seed="audit", reaction_seconds=0)
     api.start(gid, host)
     view = api.view(gid, tokens[0])
-    api.post(gid, tokens[0], view["prompts"][0]["options"][0]["command"])
+    api.post(gid, tokens[0], command_of(view["prompts"][0]["options"][0]))
     store = app.extensions["aegis"].store
     topics = [n.topic.split(":")[1] for n in store.recorder.select_notifications(start=1, limit=10_000)]
     assert topics[:6] == [
@@ -75,7 +75,7 @@ def test_a_game_survives_a_restart_of_the_service(sqlite_env):
         view = api.view(gid, tokens[0])
         if view["status"] == "finished" or not view["prompts"]:
             break
-        assert api.post(gid, tokens[0], rng.choice(view["prompts"][0]["options"])["command"]).status_code == 200
+        assert api.post(gid, tokens[0], command_of(rng.choice(view["prompts"][0]["options"]), rng)).status_code == 200
     before = api.view(gid, tokens[0])
     log_before = api.events(gid, tokens[0])["events"]
     from uuid import UUID

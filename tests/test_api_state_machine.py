@@ -18,7 +18,7 @@ from domain.everaegis.redaction import SPECTATOR, view
 from domain.kernel.events import event_from_dict
 from service.games import GameService
 from service.settings import load
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 from tests.conftest import close_app
 
 DOCUMENTED = {200, 400, 401, 403, 404, 409, 422}
@@ -52,7 +52,7 @@ class ApiGame(RuleBasedStateMachine):
 
     def _prompted(self, seat: int) -> list[dict[str, Any]]:
         v = self.api.view(self.gid, self.tokens[seat])
-        return [o["command"] for p in v["prompts"] for o in p["options"]] if v["status"] == "active" else []
+        return [command_of(o) for p in v["prompts"] for o in p["options"]] if v["status"] == "active" else []
 
     @rule(data=st.data())
     def legal(self, data: st.DataObject) -> None:

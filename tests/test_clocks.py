@@ -18,7 +18,7 @@ import pytest
 from api import close_app, create_app
 from service.games import GameService
 from service.settings import load
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 from tests.conftest import make_app, pg_schema
 from tests.test_players import register, sit
 from tests.test_projections import redis_env  # noqa: F401  (a fixture)
@@ -143,7 +143,7 @@ def test_acting_ends_a_run_of_timeouts_and_zero_never_abandons(manual):
         act(gid)
     if api.view(gid)["status"] != "active":
         pytest.skip("the game ended before Ann came back")  # pragma: no cover - random bots rarely end it so fast
-    assert api.post(gid, ann, ann_is_asked()[0]["options"][0]["command"]).status_code == 200
+    assert api.post(gid, ann, command_of(ann_is_asked()[0]["options"][0])).status_code == 200
     run_out_once()
     assert [e["count"] for e in _events(api, gid, "DecisionTimedOut")][:3] == [1, 2, 1]
     assert not _events(api, gid, "SeatAbandoned")

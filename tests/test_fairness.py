@@ -27,7 +27,7 @@ from domain.everaegis.evolve import fold
 from domain.kernel.rng import commitment_of
 from service.games import GameService
 from service.settings import load
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 from tests.test_players import register, sit
 from tests.test_stream import _lines, sse
 
@@ -254,7 +254,7 @@ def _same_move(api: Api, rng: random.Random, *twins: tuple[str, dict[int, str]])
     if not asked:
         return False
     seat, prompt = rng.choice(asked)
-    command = rng.choice(prompt["options"])["command"]
+    command = command_of(rng.choice(prompt["options"]), rng)
     codes = [api.post(g, t[seat], command).status_code for g, t in twins]
     return codes == [200, 200]
 
@@ -289,7 +289,7 @@ def test_records_do_not_move_while_a_bluff_is_in_the_air(sqlite_app):
             held = {c.name.lower() for c in truth.players[seat].unrevealed}
             bluff = prompt["kind"] == "declare" and claim in {"temple", "mason", "barracks", "treasury", "laboratory", "library"}
             bluff = bluff and claim not in held and "SANCTION" not in option["label"]
-            assert api.post(gid, tokens[seat], option["command"]).status_code == 200
+            assert api.post(gid, tokens[seat], command_of(option, rng)).status_code == 200
             window = api.view(gid)["table"]["window"]
             if bluff and window is not None and window["claimant"] == seat and not window["answers"]:
                 live_bluffs += 1

@@ -21,7 +21,7 @@ from domain.kernel.redaction import SPECTATOR
 from projections.store import MemoryViewStore, RedisViewStore
 from projections.views import view_key
 from projections.worker import rebuild
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 from tests.conftest import close_app, make_app, need_server
 from tests.test_serve import aegis, clean_env, free_port
 
@@ -151,7 +151,7 @@ def _one_move(api: Api, gid: str, tokens: dict[int, str], rng: random.Random) ->
         view = api.view(gid, token)
         prompts = [p for p in view["prompts"] if not p["free"]]
         if view["status"] == "active" and prompts:
-            assert api.post(gid, token, rng.choice(prompts[0]["options"])["command"]).status_code == 200
+            assert api.post(gid, token, command_of(rng.choice(prompts[0]["options"]), rng)).status_code == 200
             return
 
 

@@ -156,7 +156,7 @@ def random_option(state: GameState, rng: random.Random) -> dict:
     pool = free if free and rng.random() < 0.05 else options
     groups = sorted({o.group for o in pool})
     group = rng.choice(groups)
-    return rng.choice([o for o in pool if o.group == group]).command
+    return rng.choice([o for o in pool if o.group == group]).pick(rng)
 
 
 def play_checked(
@@ -227,11 +227,10 @@ def check_offered_options(config: Config, seed: int, moves: int = 60) -> None:
         need = waiting(state)[0]
         options = [o for p in prompts(state, need.seat) for o in p.options]
         for o in rng.sample(options, min(5, len(options))):
-            decide(state, o.command)  # must not raise
-        wrong = dict(rng.choice(options).command)
+            decide(state, o.pick(rng))  # must not raise: every combination of declared values is legal
+        wrong = rng.choice(options).pick(rng)
         wrong["seat"] = (wrong["seat"] + 1) % config.seats
-        offered_to_other = [o.command for p in prompts(state, wrong["seat"]) for o in p.options]
-        if wrong not in offered_to_other:
+        if not any(p.accepts(wrong) for p in prompts(state, wrong["seat"])):
             try:
                 decide(state, wrong)
             except DomainError as exc:
@@ -239,7 +238,7 @@ def check_offered_options(config: Config, seed: int, moves: int = 60) -> None:
             else:
                 raise AssertionError(f"decide accepted a command offered to nobody: {wrong}")
         chosen = rng.choice([o for p in prompts(state, need.seat) if not p.free for o in p.options])
-        for e in decide(state, chosen.command):
+        for e in decide(state, chosen.pick(rng)):
             state = evolve(state, e)
 
 

@@ -199,7 +199,7 @@ def test_r43_a_mobs_action_is_no_claim_but_a_wall_may_guard_it():
     w = t.state.window
     assert w is not None and w.asked == [1] and w.claim == ""
     assert [o.command["answer"] for o in t.prompts(1)[0].options] == ["pass", "guard"]
-    assert t.prompts(1)[0].options[1].command["means"] == "wall"
+    assert t.prompts(1)[0].options[1].first()["means"] == "wall"
     assert t.kinds(2) == []
     t.react(1, "guard", "wall")
     assert [(e.seat, e.name) for e in t.of("CardDiscarded")] == [(2, "Library")]  # seat 1 is guarded
@@ -271,13 +271,12 @@ def play(seats: int, variants: str, seed: int, mobs: list[int] | None = None) ->
         seat = needs[0].seat
         options = [o for p in prompts(state, seat) if not p.free for o in p.options]
         if "solo" in config.variants:
-            for o in options:
-                c = o.command
+            for c in (one.command for o in options for one in o.expand()):
                 claim = CATALOG.action(c["action"]).claim if c["type"] == "declare" else None
                 if claim is not None and c["action"] not in state.players[seat].sanctions:
                     assert state.holds(seat, claim), c
                 assert c.get("means") != "card" or state.holds(seat, state.window.claim), c
-        new = decide(state, rng.choice(options).command)
+        new = decide(state, rng.choice(options).pick(rng))
         for e in new:
             apply(state, e)
             check_conservation(state)

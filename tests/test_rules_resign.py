@@ -612,9 +612,9 @@ class Fairplay:
 
     def bot_play(self, state: GameState, seat: int, kind: str) -> dict:
         asked = [p for p in prompts(state, seat) if p.kind == kind]
-        option = make_bot("cautious", self.seed * 31 + seat + state.seq).choose(view(state, seat), asked)
-        assert option is not None
-        return option.command
+        command = make_bot("cautious", self.seed * 31 + seat + state.seq).choose(view(state, seat), asked)
+        assert command is not None
+        return command
 
     def __call__(self, state: GameState, rng: random.Random) -> dict:
         assert all(p.options for p in prompts(state)), "a prompt with no option"

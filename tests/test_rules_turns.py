@@ -59,7 +59,7 @@ def test_r24_only_the_current_player_may_act():
     with pytest.raises(NotYourTurn) as err:
         t.declare(1, "recruit")
     assert err.value.rule == "R24"
-    assert err.value.legal == []  # seat 1 has nothing to do now
+    assert err.value.prompts == []  # seat 1 has nothing to do now
     assert {"type": "declare", "seat": 0, "action": "recruit"} in t.legal(0)
 
 

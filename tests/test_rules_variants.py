@@ -315,7 +315,7 @@ def _war_for_the_third_token(answer: str) -> Table:
     assert {o.command["answer"] for p in t.prompts(1) for o in p.options} == {"take", "leave"}
     t.play({"type": "spoils", "seat": 1, "answer": answer})
     reveal = next(p for p in t.prompts(0) if p.kind == "war_reveal")
-    t.play(reveal.options[0].command)
+    t.play(reveal.options[0].first())
     return t
 
 
@@ -449,7 +449,7 @@ def test_r158_r170_under_rubble_rouser_the_rubble_refills_the_deck_before_the_ov
     t.declare(0, "barracks")
     t.pass_all()
     for seat in (1, 2):  # each opponent discards 1 unrevealed card onto the rubble
-        t.play(next(p for p in t.prompts(seat) if p.kind == "barracks_discard").options[0].command)
+        t.play(next(p for p in t.prompts(seat) if p.kind == "barracks_discard").options[0].first())
     assert len(t.state.rubble) == 2 and t.state.current == 1  # seat 1 drew the last card of the deck
     assert not t.state.deck and not t.state.years and t.state.status == "active"
     t.declare(1, "recruit")  # the Overlord's draw: the rubble is shuffled to form the deck

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 from tests.conftest import close_app, make_app, need_server
 from tests.test_serve import aegis, clean_env, free_port
 
@@ -112,7 +112,7 @@ def test_the_stream_redacts_for_its_reader(fast_app):
     for token in tokens.values():  # whoever is asked something moves, so that events follow
         view = api.view(gid, token)
         if view["prompts"]:
-            assert api.post(gid, token, view["prompts"][0]["options"][0]["command"]).status_code == 200
+            assert api.post(gid, token, command_of(view["prompts"][0]["options"][0])).status_code == 200
             break
     got = []
     for frame in frames:
@@ -240,7 +240,7 @@ def test_a_command_on_one_process_reaches_a_stream_held_on_another(postgres_env,
             token, view = next((t, v) for t, v in views.items() if [p for p in v["prompts"] if not p["free"]])
             prompt = next(p for p in view["prompts"] if not p["free"])
             sent = time.perf_counter()
-            answer = _call(url_a, "POST", f"/api/games/{gid}/commands", prompt["options"][0]["command"], token)
+            answer = _call(url_a, "POST", f"/api/games/{gid}/commands", command_of(prompt["options"][0]), token)
             for frame in frames:
                 if "comment" in frame:
                     continue

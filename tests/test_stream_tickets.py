@@ -18,7 +18,7 @@ from api import create_app
 from service import tickets, tokens
 from service.games import GameService
 from service.settings import load
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 from tests.conftest import close_app
 from tests.test_stream import _lines, sse, ticket_for
 
@@ -88,7 +88,7 @@ def _play(app: Any, gid: str, seat_tokens: dict[int, str], moves: int) -> int:
                 return made
             prompts = [p for p in view["prompts"] if not p["free"]]
             if prompts:
-                r = api.post(gid, token, rng.choice(prompts[0]["options"])["command"])
+                r = api.post(gid, token, command_of(rng.choice(prompts[0]["options"]), rng))
                 assert r.status_code == 200, r.get_json()
                 made += 1
     return made
@@ -186,8 +186,8 @@ def test_a_ticket_is_no_token_for_views_events_or_commands(app):
     _refused(c.post(f"/api/games/{gid}/stream-ticket", headers=as_bearer), 401)  # no ticket for a ticket
     prompt = next(p for p in api.view(gid, seat_tokens[0])["prompts"] if not p["free"])
     before = api.view(gid)["seq"]
-    _refused(c.post(f"/api/games/{gid}/commands", json=prompt["options"][0]["command"], headers=as_bearer), 401)
-    _refused(c.post(f"/api/games/{gid}/commands?ticket={ticket}", json=prompt["options"][0]["command"]), 401)
+    _refused(c.post(f"/api/games/{gid}/commands", json=command_of(prompt["options"][0]), headers=as_bearer), 401)
+    _refused(c.post(f"/api/games/{gid}/commands?ticket={ticket}", json=command_of(prompt["options"][0])), 401)
     _refused(c.get(f"/api/games/{gid}/events?ticket={ticket}"), 400)
     assert c.get(f"/api/games/{gid}/view?ticket={ticket}").get_json()["you"] is None  # a spectator's view, no more
     assert api.view(gid)["seq"] == before  # nothing was played

@@ -10,7 +10,7 @@ from uuid import UUID
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 
 SEED = "do-not-leak-this-seed-7f3a9c"
 
@@ -52,7 +52,7 @@ def _bodies_of_abuse(api: Api, gid: str, tokens: dict[int, str], host: str) -> l
         out.append((seat, json.dumps(api.events(gid, token))))
         for prompt in view["prompts"]:
             for option in prompt["options"][:3]:
-                stolen = dict(option["command"], seat=other)
+                stolen = dict(command_of(option), seat=other)
                 out.append((seat, api.post(gid, token, stolen).get_data(as_text=True)))
         out.append(
             (seat, api.post(gid, token, {"type": "declare", "action": "recruit", "expected_seq": 0}).get_data(as_text=True))
@@ -92,7 +92,7 @@ def test_no_response_carries_another_readers_token_or_the_seed_before_the_end(sq
         for token in tokens.values():
             mine = [p for p in api.view(gid, token)["prompts"] if not p["free"]]
             if mine:
-                r = api.post(gid, token, rng.choice(mine[0]["options"])["command"])
+                r = api.post(gid, token, command_of(rng.choice(mine[0]["options"]), rng))
                 assert r.status_code in (200, 409), r.get_json()  # 409: another seat's answer moved the game on
                 moved = True
         assert moved or api.view(gid, tokens[0])["status"] == "finished"
@@ -104,8 +104,10 @@ def _legal(body: str) -> list[dict] | None:
         data = json.loads(body)
     except ValueError:
         return None
-    legal = data.get("legal") if isinstance(data, dict) else None
-    return [c for c in legal if isinstance(c, dict)] if isinstance(legal, list) else None
+    prompts = data.get("prompts") if isinstance(data, dict) and "status" in data else None  # a refusal's open prompts
+    if not isinstance(prompts, list):
+        return None
+    return [o["command"] for p in prompts for o in p["options"]]
 
 
 def test_a_token_of_one_game_opens_nothing_in_another(sqlite_app):
@@ -124,7 +126,7 @@ def test_a_token_of_one_game_opens_nothing_in_another(sqlite_app):
             assert r.status_code == 401, (path, r.status_code)
             assert token not in r.get_data(as_text=True)
         views_b = [api.view(b, t) for t in tokens_b.values()]
-        commands = [o["command"] for v in views_b for p in v["prompts"] for o in p["options"]]
+        commands = [command_of(o) for v in views_b for p in v["prompts"] for o in p["options"]]
         assert commands, "someone in game B has something to do"
         for command in commands:
             r = api.post(b, token, command)

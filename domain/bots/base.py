@@ -11,21 +11,18 @@ from domain.kernel.prompts import Option, Prompt
 class Bot(Protocol):
     name: str
 
-    def choose(self, view: dict[str, Any], prompts: list[Prompt]) -> Option | None:
-        """One option of one of ``prompts``, or None to wait (only when every prompt is free)."""
+    def choose(self, view: dict[str, Any], prompts: list[Prompt]) -> dict[str, Any] | None:
+        """A complete command answering one of ``prompts``, or None to wait (only when every prompt is free)."""
 
 
-def pick_group_then_option(rng: random.Random, options: list[Option]) -> Option:
-    """Uniform over kinds of option first (each action, pass/call/guard...), then uniform within.
-
-    Uniform over raw options would make a bot play Library almost always, since its plans alone
-    number in the hundreds; choosing the kind first keeps every action in play.
-    """
+def pick_group_then_option(rng: random.Random, options: list[Option]) -> dict[str, Any]:
+    """Uniform over kinds of option first (each action, pass/call/guard...), then uniform within, then each
+    parameter's value at random: no list of every complete command is ever built."""
     groups: dict[str, list[Option]] = {}
     for o in options:
         groups.setdefault(o.group, []).append(o)
     group = rng.choice(sorted(groups))
-    return rng.choice(groups[group])
+    return rng.choice(groups[group]).pick(rng)
 
 
 def make_bot(kind: str, seed: int) -> Bot:

@@ -24,7 +24,7 @@ class CautiousBot:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], prompts: list[Prompt]) -> Option | None:
+    def choose(self, view: dict[str, Any], prompts: list[Prompt]) -> dict[str, Any] | None:
         blocking = [p for p in prompts if not p.free]
         if not blocking:
             return None
@@ -38,14 +38,14 @@ class CautiousBot:
             claim = (view.get("challenge") or {}).get("claim")
             for o in options:
                 if claim and claim in o.label:
-                    return o
+                    return o.command
         return pick_group_then_option(self.rng, options)
 
     def _held(self, view: dict[str, Any]) -> set[str]:
         me = view["players"][view["you"]]
         return {c["name"] for c in me["cards"] if not c["revealed"] and c.get("name")}
 
-    def _declare(self, view: dict[str, Any], options: list[Option]) -> Option:
+    def _declare(self, view: dict[str, Any], options: list[Option]) -> dict[str, Any]:
         held = self._held(view)
         honest, bluffs, free = [], [], []
         for o in options:
@@ -62,18 +62,18 @@ class CautiousBot:
             return pick_group_then_option(self.rng, bluffs)
         return pick_group_then_option(self.rng, free or options)
 
-    def _react(self, view: dict[str, Any], options: list[Option]) -> Option:
+    def _react(self, view: dict[str, Any], options: list[Option]) -> dict[str, Any]:
         by_answer = {o.command["answer"] + (o.command.get("means") or ""): o for o in options}
         window = view.get("window") or {}
         claim, claimant = window.get("claim"), window.get("claimant")
         if "guardwall" in by_answer:
-            return by_answer["guardwall"]
+            return by_answer["guardwall"].command
         if "guardcard" in by_answer and claim in self._held(view):
-            return by_answer["guardcard"]
+            return by_answer["guardcard"].command
         calls = "call" in by_answer and claim is not None and claimant is not None
         if calls and holds_probability(view, claimant, claim) < CALL_BELOW:
-            return by_answer["call"]
-        return by_answer["pass"]
+            return by_answer["call"].command
+        return by_answer["pass"].command
 
 
 def holds_probability(view: dict[str, Any], seat: int, claim: str) -> float:

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from domain.bots.base import pick_group_then_option
-from domain.kernel.prompts import Option, Prompt
+from domain.kernel.prompts import Prompt
 
 GIFT_CHANCE = 0.05
 
@@ -17,7 +17,7 @@ class RandomBot:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], prompts: list[Prompt]) -> Option | None:
+    def choose(self, view: dict[str, Any], prompts: list[Prompt]) -> dict[str, Any] | None:
         blocking = [p for p in prompts if not p.free]
         free = [o for p in prompts if p.free for o in p.options]
         if not blocking:

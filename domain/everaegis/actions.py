@@ -5,8 +5,6 @@ Rules: R28, R38-R54, R61, R73, R109-R110 and RULINGS "Actions" (A6, A14-A21).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from itertools import combinations
 from typing import Any
 
 from domain.everaegis import events as ev
@@ -20,7 +18,7 @@ from domain.everaegis.reactive import thwart_step
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState
 from domain.everaegis.war import war_step
-from domain.kernel.prompts import Option
+from domain.kernel.prompts import Choice, Option, Param
 
 RECRUIT_SOLDIERS = 2  # R44
 TREASURY_SOLDIERS = 5  # R49
@@ -34,11 +32,9 @@ def _declare(seat: int, action: str, **plan: Any) -> dict[str, Any]:
     return {"type": "declare", "seat": seat, "action": action, **plan}
 
 
-def declarations(s: GameState, seat: int, only: str | None = None, wanted: dict[str, Any] | None = None) -> list[Option]:
-    """Every legal declaration for ``seat`` in its Action Phase (``only``: one action's options).
-
-    ``wanted``: a declaration being checked; where an action has very many plans (Library's pairs of
-    SANCTIONS), only that plan is built if it is legal, instead of all of them."""
+def declarations(s: GameState, seat: int, only: str | None = None) -> list[Option]:
+    """Every legal declaration for ``seat`` in its Action Phase (``only``: one action's options), compact:
+    an action whose plan picks a player, a card or SANCTION slots is one option with parameters."""
     out: list[Option] = []
     me = s.players[seat]
     partner = s.partner(seat)
@@ -63,17 +59,22 @@ def declarations(s: GameState, seat: int, only: str | None = None, wanted: dict[
         elif action == "war":
             if me.soldiers < 1 or s.in_effect("no_war"):  # R77; a revealed Chapel-like condition (R86, R93)
                 continue
-            for t in remaining:
-                # R107: no war between TREATY parties; Alliances: allies only with option ally_war (R163)
-                if t != seat and t != partner and war_targets_allowed(s, seat, t):
-                    out.append(Option(f"War on {_name(s, t)}", _declare(seat, action, target=t), action))
+            # R107: no war between TREATY parties; Alliances: allies only with option ally_war (R163)
+            targets = [t for t in remaining if t != seat and t != partner and war_targets_allowed(s, seat, t)]
+            if targets:
+                out.append(Option("War on", _declare(seat, action), action, (players_param(s, "target", targets),)))
         elif action == "temple":
             out.extend(_temple_options(s, seat, partner, remaining))
         elif action == "mason":
             out.extend(_mason_options(s, seat, partner, remaining))
         elif action == "library":
-            out.extend(_library_options(s, seat, partner, remaining, wanted))
+            out.extend(_library_options(s, seat, partner, remaining))
     return out
+
+
+def players_param(s: GameState, name: str, seats: list[int]) -> Param:
+    """A parameter that picks one of ``seats``, by name."""
+    return Param(name, tuple(Choice(s.players[t].name, t) for t in seats))
 
 
 def _plain_label(s: GameState, seat: int, name: str) -> str:
@@ -81,7 +82,8 @@ def _plain_label(s: GameState, seat: int, name: str) -> str:
 
 
 def _temple_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
-    """R46, A19, A32: give any revealed card possessed by any player (eliminated players' too) to any player.
+    """R46, A19, A32: give any revealed card possessed by any player (eliminated players' too) to any player,
+    one option per card, the recipient a parameter (never the card's own holder).
     Under Vengeance nothing is taken from an eliminated player (R159)."""
     out = []
     recipients = [r for r in remaining if r != partner]
@@ -89,14 +91,13 @@ def _temple_options(s: GameState, seat: int, partner: int | None, remaining: lis
     for owner in s.players:
         if owner.seat == partner or (vengeance and owner.eliminated):
             continue
+        to = [r for r in recipients if r != owner.seat]
+        if not to:
+            continue
         for card in owner.cards:
-            if not card.revealed:
-                continue
-            for r in recipients:
-                if r == owner.seat:
-                    continue
-                label = f"Temple: give {owner.name}'s revealed {card.name} to {_name(s, r)}"
-                out.append(Option(label, _declare(seat, "temple", recipient=r, card=card.id), "temple"))
+            if card.revealed:
+                label = f"Temple: give {owner.name}'s revealed {card.name} to"
+                out.append(Option(label, _declare(seat, "temple", card=card.id), "temple", (players_param(s, "recipient", to),)))
     return out
 
 
@@ -104,52 +105,38 @@ def _mason_options(s: GameState, seat: int, partner: int | None, remaining: list
     """RULINGS (A18): discard up to 2 ITEMS in play, or give the WALL to any player."""
     pieces = sorted(ref for ref, holder in items_in_play(s) if holder != partner)
     out = [Option("Mason: discard nothing", _declare(seat, "mason", discard=[]), "mason")]
-    # one option per distinct choice: a player holding 2 BRIGS may lose both (two pieces, one reference)
-    choices = sorted({(ref,) for ref in pieces} | set(combinations(pieces, 2)))
-    for combo in choices:
-        label = "Mason: discard " + " and ".join(item_label(s, r) for r in combo)
-        out.append(Option(label, _declare(seat, "mason", discard=list(combo)), "mason"))
+    refs = sorted(set(pieces))
+    if refs:
+        choices = tuple(Choice(item_label(s, r), r) for r in refs)
+        out.append(Option("Mason: discard", _declare(seat, "mason"), "mason", (Param("discard", choices, 1, 2),)))
+    # a player holding 2 BRIGS may lose both (two pieces, one reference)
+    for ref in refs:
+        if pieces.count(ref) > 1:
+            label = f"Mason: discard {item_label(s, ref)} and {item_label(s, ref)}"
+            out.append(Option(label, _declare(seat, "mason", discard=[ref, ref]), "mason"))
     wall_with_partner = partner is not None and s.wall == partner  # R107: the partner cannot be affected
-    for r in remaining:
-        if r != s.wall and r != partner and not wall_with_partner:
-            out.append(Option(f"Mason: give the WALL to {_name(s, r)}", _declare(seat, "mason", give_wall=r), "mason"))
+    to = [r for r in remaining if r != s.wall and r != partner]
+    if to and not wall_with_partner:
+        out.append(Option("Mason: give the WALL to", _declare(seat, "mason"), "mason", (players_param(s, "give_wall", to),)))
     return out
 
 
-def _library_options(
-    s: GameState, seat: int, partner: int | None, remaining: list[int], wanted: dict[str, Any] | None = None
-) -> list[Option]:
-    """R53, A21: 2 SANCTIONS on 2 unsanctioned actions of 1 or 2 players, or give a player the TREATY."""
+def _library_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
+    """R53, A21: 2 SANCTIONS on 2 unsanctioned actions of 1 or 2 players (any 2 such slots), or give a player
+    the TREATY."""
     out = []
     slots = [{"seat": p, "action": a} for p in remaining if p != partner for a in ACTIONS if a not in s.players[p].sanctions]
-    pairs: list[tuple[dict[str, Any], ...]]
-    if wanted is not None and isinstance(wanted.get("sanctions"), list):
-        pairs = [pair for pair in [tuple(wanted["sanctions"])] if _is_pair_of(pair, slots)]
-    else:
-        pairs = list(combinations(slots, 2)) if len(slots) >= 2 else [tuple(slots)]
-    names = [p.name for p in s.players]
-
-    def describe(pair: tuple[dict[str, Any], ...]) -> Callable[[], str]:
-        return lambda: "Library: SANCTION " + " and ".join(f"{names[t['seat']]}'s {t['action'].title()}" for t in pair)
-
-    for pair in pairs:
-        if not pair:
-            continue
-        out.append(Option(describe(pair), _declare(seat, "library", sanctions=list(pair)), "library"))
+    if slots:
+        names = [p.name for p in s.players]
+        choices = tuple(Choice(f"{names[t['seat']]}'s {t['action'].title()}", t) for t in slots)
+        n = min(2, len(slots))  # A43: with a single free slot, the one SANCTION that can be placed
+        out.append(Option("Library: SANCTION", _declare(seat, "library"), "library", (Param("sanctions", choices, n, n),)))
     if partner is not None and s.treaty == partner:
         return out  # R107: the TREATY would be taken from the declarer's own partner
-    for r in remaining:
-        if r != seat and r != s.treaty and r != partner:
-            out.append(Option(f"Library: give {_name(s, r)} the TREATY", _declare(seat, "library", treaty=r), "library"))
+    to = [r for r in remaining if r != seat and r != s.treaty and r != partner]
+    if to:
+        out.append(Option("Library: give the TREATY to", _declare(seat, "library"), "library", (players_param(s, "treaty", to),)))
     return out
-
-
-def _is_pair_of(pair: tuple[Any, ...], slots: list[dict[str, Any]]) -> bool:
-    """Is ``pair`` one of the plans ``combinations(slots, 2)`` (or the lone slot) would list, in its order?"""
-    index = [slots.index(t) if t in slots else -1 for t in pair]
-    if len(slots) >= 2:
-        return len(index) == 2 and 0 <= index[0] < index[1]
-    return len(index) == len(slots) and all(i >= 0 for i in index)
 
 
 def plan_of(command: dict[str, Any]) -> dict[str, Any]:

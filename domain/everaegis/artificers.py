@@ -13,7 +13,7 @@ from __future__ import annotations
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.state import GameState
-from domain.kernel.prompts import Option
+from domain.kernel.prompts import Choice, Option, Param
 
 SETUP_ITEMS = 3  # R172
 
@@ -82,12 +82,13 @@ def setup_step(ctx: Ctx) -> bool:
 
 
 def options(s: GameState, seat: int) -> list[Option]:
-    names = [p.name for p in s.players]
-    return [
-        Option(f"Give {names[to]} the {item}", {"type": "artificer_gift", "seat": seat, "item": item, "to": to}, "gift")
-        for to in receivers(s, seat)
-        for item in gift_kinds(s)
-    ]
+    """Any of the one-piece kinds to any receiver: one option, two parameters."""
+    to = tuple(Choice(f"to {s.players[r].name}", r) for r in receivers(s, seat))
+    kinds = tuple(Choice(f"the {item}", item) for item in gift_kinds(s))
+    if not to or not kinds:
+        return []
+    command = {"type": "artificer_gift", "seat": seat}
+    return [Option("Give", command, "gift", (Param("item", kinds), Param("to", to)))]
 
 
 def give(ctx: Ctx, seat: int, item: str, to: int) -> None:

@@ -187,8 +187,8 @@ def _without_clock(command: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in command.items() if k != "at"}
 
 
-def open_prompts_for(state: GameState, seat: int, only: str | None = None, wanted: dict[str, Any] | None = None) -> list[Prompt]:
-    out = [build(state, n, only, wanted) for n in waiting(state) if n.seat == seat]
+def open_prompts_for(state: GameState, seat: int, only: str | None = None) -> list[Prompt]:
+    out = [build(state, n, only) for n in waiting(state) if n.seat == seat]
     gift = gift_prompt(state, seat)
     if gift is not None:
         out.append(gift)
@@ -219,16 +219,13 @@ def decide(state: GameState, command: dict[str, Any]) -> list[Event]:
         advance(ctx)
         return ctx.events
     only = cmd["action"] if cmd["type"] == "declare" else None
-    wanted = cmd if cmd["type"] == "declare" else None
-    candidates = [p for p in open_prompts_for(state, seat, only, wanted) if TYPE_OF_KIND[p.kind] == cmd["type"]]
-    exact = _without_clock(cmd)
+    candidates = [p for p in open_prompts_for(state, seat, only) if TYPE_OF_KIND[p.kind] == cmd["type"]]
     for prompt in candidates:
-        for option in prompt.options:
-            if option.command == exact:
-                ctx = Ctx(state.clone(), now)
-                _apply(ctx, prompt, cmd)
-                advance(ctx)
-                return ctx.events
+        if prompt.accepts(cmd):
+            ctx = Ctx(state.clone(), now)
+            _apply(ctx, prompt, cmd)
+            advance(ctx)
+            return ctx.events
     raise diagnose(state, cmd, candidates, open_prompts_for(state, seat))
 
 

@@ -9,34 +9,32 @@ from domain.everaegis.state import GameState
 from domain.kernel.errors import DomainError, IllegalCommand, NotYourTurn, TooLate
 from domain.kernel.prompts import Prompt
 
-MAX_LISTED = 200
 
-
-def _legal(prompts: list[Prompt]) -> list[dict[str, Any]]:
-    return [o.command for p in prompts for o in p.options][:MAX_LISTED]
+def _open(prompts: list[Prompt]) -> list[dict[str, Any]]:
+    return [p.to_dict() for p in prompts]
 
 
 def diagnose(s: GameState, cmd: dict[str, Any], same_kind: list[Prompt], all_open: list[Prompt]) -> DomainError:
     seat = cmd["seat"]
-    legal = _legal(all_open)
+    legal = _open(all_open)
     window = cmd.get("window") if cmd["type"] == "react" else None
     if isinstance(window, int) and 0 < window <= s.windows_opened and (s.window is None or s.window.id != window):
-        return TooLate(f"reaction window {window} is already closed", rule="A1", legal=legal)
+        return TooLate(f"reaction window {window} is already closed", rule="A1", prompts=legal)
     undo_window = cmd.get("window") if cmd["type"] == "undo" else None
     if isinstance(undo_window, int) and (s.undo is None or s.undo.window != undo_window):
-        return TooLate(f"no undo can be claimed for window {undo_window} now", rule="R156", legal=legal)
+        return TooLate(f"no undo can be claimed for window {undo_window} now", rule="R156", prompts=legal)
     if not all_open or (all(p.free for p in all_open) and cmd["type"] != "give_soldiers"):
         rule, why = _nobody_waits_for(s, seat, cmd)
-        return NotYourTurn(why, rule=rule, legal=legal)
+        return NotYourTurn(why, rule=rule, prompts=legal)
     if not same_kind:
         kinds = ", ".join(sorted({p.kind for p in all_open}))
         return IllegalCommand(
-            f"a '{cmd['type']}' command answers nothing you are asked now (you are asked: {kinds})", rule="R24", legal=legal
+            f"a '{cmd['type']}' command answers nothing you are asked now (you are asked: {kinds})", rule="R24", prompts=legal
         )
     rule, why = _declaration_reason(s, cmd) if cmd["type"] == "declare" else (None, None)
     if why is None:
         rule, why = _REASONS.get(same_kind[0].kind, ("R38", "that is not one of the options of this prompt"))
-    return IllegalCommand(why, rule=rule, legal=legal)
+    return IllegalCommand(why, rule=rule, prompts=legal)
 
 
 def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any]) -> tuple[str, str]:

@@ -6,10 +6,11 @@ union over a seat's prompts, like python-chess's ``Board.legal_moves``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from domain.everaegis import reactive
-from domain.everaegis.actions import barracks_choices, declarations, put_back_choices, sanction_choices
+from domain.everaegis.actions import barracks_choices, declarations, sanction_choices
 from domain.everaegis.artificers import options as artificer_options
 from domain.everaegis.blasphemy import spoils_options
 from domain.everaegis.consumables import options as consumable_options
@@ -20,7 +21,7 @@ from domain.everaegis.leaders import options as leader_options
 from domain.everaegis.reactions import guard_means, penalty_choices, proof_choices
 from domain.everaegis.state import Card, GameState
 from domain.everaegis.war import reveal_choices
-from domain.kernel.prompts import Option, Prompt
+from domain.kernel.prompts import Choice, Option, Param, Prompt
 
 
 def _card_label(card: Card) -> str:
@@ -28,16 +29,24 @@ def _card_label(card: Card) -> str:
     return f"{card.name} ({state}, {card.id})"
 
 
+def _cmd(type_: str, seat: int) -> dict[str, Any]:
+    return {"type": type_, "seat": seat}
+
+
+def _card_choices(cards: list[Card]) -> tuple[Choice, ...]:
+    return tuple(Choice(_card_label(c), c.id) for c in cards)
+
+
 def _card_options(seat: int, cards: list[Card], verb: str, type_: str = "reveal") -> tuple[Option, ...]:
     return tuple(Option(f"{verb} {_card_label(c)}", {"type": type_, "seat": seat, "card": c.id}, type_) for c in cards)
 
 
-def build(s: GameState, need: Need, only: str | None = None, wanted: dict[str, Any] | None = None) -> Prompt:
-    """The prompt for ``need``; ``only`` narrows a declaration prompt to one action (``wanted``: to one plan)."""
+def build(s: GameState, need: Need, only: str | None = None) -> Prompt:
+    """The prompt for ``need``; ``only`` narrows a declaration prompt to one action."""
     seat, kind = need.seat, need.kind
     name = s.players[seat].name
     if kind == "declare":
-        return Prompt(seat, kind, f"{name}: use 1 of your 8 actions (R28, A6)", tuple(declarations(s, seat, only, wanted)))
+        return Prompt(seat, kind, f"{name}: use 1 of your 8 actions (R28, A6)", tuple(declarations(s, seat, only)))
     if kind == "choose_year":
         opts = tuple(
             Option(
@@ -106,25 +115,21 @@ def build(s: GameState, need: Need, only: str | None = None, wanted: dict[str, A
         text = f"{name}: Barracks: discard 1 of your unrevealed cards (R48)"
         return Prompt(seat, kind, text, _card_options(seat, barracks_choices(s), "Discard", "discard"))
     if kind == "put_back":
-        opts = tuple(
+        cards = _card_choices(s.players[seat].unrevealed)
+        opts = (
             Option(
-                "Put " + " then ".join(_card_label(c) for c in combo) + " on top (first named on top)",
-                {"type": "put_back", "seat": seat, "cards": [c.id for c in combo]},
+                "Put on top of the deck, first named on top:",
+                _cmd("put_back", seat),
                 "put_back",
-            )
-            for combo in put_back_choices(s)
+                (Param("cards", cards, 2, 2, ordered=True),),
+            ),
         )
         return Prompt(seat, kind, f"{name}: Laboratory: put 2 unrevealed cards on top of the deck (R52, A21)", opts)
     if kind == "war_reveal":
-        opts = tuple(
-            Option(
-                "Reveal " + " and ".join(_card_label(c) for c in combo),
-                {"type": "reveal", "seat": seat, "cards": sorted(c.id for c in combo)},
-                "reveal",
-            )
-            for combo in reveal_choices(s)
-        )
-        return Prompt(seat, kind, f"{name}: you lost the war; fully reveal 2 unrevealed cards (R83)", opts)
+        due = len(reveal_choices(s)[0])
+        cards = _card_choices(s.players[seat].unrevealed)
+        opts = (Option("Reveal", _cmd("reveal", seat), "reveal", (Param("cards", cards, due, due),)),)
+        return Prompt(seat, kind, f"{name}: you lost the war; fully reveal {due} unrevealed cards (R83)", opts)
     if kind == "spoils":
         assert s.variant.offer is not None
         loser = s.players[s.variant.offer[1]].name
@@ -183,14 +188,9 @@ def gift_prompt(s: GameState, seat: int) -> Prompt | None:
     war = s.act.war if s.act is not None else None
     if war is not None and seat in (war.attacker, war.defender) and war.stage not in ("ended",):
         return None
-    opts = tuple(
-        Option(
-            f"Give {n} soldier{'s' if n > 1 else ''} to {s.players[partner].name}",
-            {"type": "give_soldiers", "seat": seat, "to": partner, "amount": n},
-            "give_soldiers",
-        )
-        for n in range(1, me.soldiers + 1)
-    )
+    amounts = tuple(Choice(str(n), n) for n in range(1, me.soldiers + 1))
+    label = f"Give {s.players[partner].name} soldiers, how many:"
+    opts = (Option(label, {"type": "give_soldiers", "seat": seat, "to": partner}, "give_soldiers", (Param("amount", amounts),)),)
     return Prompt(seat, "treaty_gift", f"{me.name}: you may give soldiers to your TREATY partner (R107)", opts, free=True)
 
 
@@ -204,5 +204,7 @@ def prompts(s: GameState, seat: int | None = None) -> list[Prompt]:
     return out
 
 
-def legal_commands(s: GameState, seat: int) -> list[dict[str, Any]]:
-    return [o.command for p in prompts(s, seat) for o in p.options]
+def legal_commands(s: GameState, seat: int) -> Iterator[dict[str, Any]]:
+    """Every complete command ``seat`` may submit now, lazily (python-chess's ``legal_moves``)."""
+    for prompt in prompts(s, seat):
+        yield from prompt.commands()

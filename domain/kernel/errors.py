@@ -1,4 +1,4 @@
-"""Errors as data: every refusal names the rule that forbids the command and what is legal instead."""
+"""Errors as data: every refusal names the rule that forbids the command and the prompts that are open instead."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ class DomainError(Exception):
 
     status = "illegal"
 
-    def __init__(self, message: str, *, rule: str | None = None, legal: list[dict[str, Any]] | None = None):
+    def __init__(self, message: str, *, rule: str | None = None, prompts: list[dict[str, Any]] | None = None):
         super().__init__(message)
         self.message = message
         self.rule = rule
-        self.legal = legal or []
+        self.prompts = prompts or []  # the seat's open prompts, compact (as a view lists them)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.status, "message": self.message, "rule": self.rule, "legal": self.legal}
+        return {"kind": self.status, "message": self.message, "rule": self.rule, "prompts": self.prompts}
 
 
 class IllegalCommand(DomainError):

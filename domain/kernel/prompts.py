@@ -1,36 +1,228 @@
-"""Prompts: every pending decision, addressed to one seat, with its legal options."""
+"""Prompts: every pending decision, addressed to one seat, with its legal options.
+
+An option is a complete command, or, when it carries ``params``, a family of commands: the command to send
+is the option's ``command`` with each parameter set to a picked value (a list of picked values when the
+parameter's ``max`` is above 1). Every combination that satisfies the declared constraints is legal; where
+the rules forbid some, a ruleset splits the option or narrows the choices, so that a prompt stays truthful.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import combinations, permutations, product
+from math import comb, perm
 from typing import Any
+
+
+def _key(value: Any) -> str:
+    """Values compared by their JSON (so that ``true`` is never the seat 1, nor ``1.0`` the seat 1)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One value a parameter may take, with its words."""
+
+    label: str
+    value: Any
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "value": self.value}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Choice:
+        return cls(d["label"], d["value"])
+
+
+@dataclass(frozen=True)
+class Param:
+    """A part of a command left to pick: between ``min`` and ``max`` values from ``choices``.
+
+    ``distinct``: no value picked twice; ``ordered``: the order of the picked values matters (it is said in
+    the option's label, e.g. "first named on top"); otherwise any order means the same command.
+    """
+
+    name: str
+    choices: tuple[Choice, ...]
+    min: int = 1
+    max: int = 1
+    distinct: bool = True
+    ordered: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.min <= self.max or self.max < 1:
+            raise ValueError(f"parameter {self.name}: 0 <= min <= max and max >= 1")
+        if self.max == 1 and self.min == 0:
+            raise ValueError(f"parameter {self.name}: a single value is always picked (min 1 when max is 1)")
+
+    @property
+    def single(self) -> bool:
+        """One value is picked, sent as itself rather than as a list."""
+        return self.max == 1
+
+    def _index(self) -> dict[str, int]:
+        return {_key(c.value): i for i, c in enumerate(self.choices)}
+
+    def accepts(self, value: Any) -> bool:
+        index = self._index()
+        if self.single:
+            return _key(value) in index
+        if not isinstance(value, list) or not self.min <= len(value) <= self.max:
+            return False
+        keys = [_key(v) for v in value]
+        if any(k not in index for k in keys):
+            return False
+        return not self.distinct or len(set(keys)) == len(keys)
+
+    def picks(self) -> Iterator[Any]:
+        """Every legal value, lazily (unordered picks once each, in the order of the choices)."""
+        values = [c.value for c in self.choices]
+        if self.single:
+            yield from values
+            return
+        for k in range(self.min, self.max + 1):
+            if self.distinct:
+                groups = permutations(values, k) if self.ordered else combinations(values, k)
+            else:
+                groups = product(values, repeat=k) if self.ordered else _multisets(values, k)
+            for group in groups:
+                yield list(group)
+
+    def count(self) -> int:
+        n = len(self.choices)
+        if self.single:
+            return n
+        total = 0
+        for k in range(self.min, self.max + 1):
+            if self.distinct:
+                total += perm(n, k) if self.ordered else comb(n, k)
+            else:
+                total += n**k if self.ordered else comb(n + k - 1, k)
+        return total
+
+    def pick(self, rng: random.Random) -> Any:
+        """A value picked at random: each size equally likely, then uniformly among the choices."""
+        if self.single:
+            return rng.choice(self.choices).value
+        k = rng.randint(self.min, min(self.max, len(self.choices)) if self.distinct else self.max)
+        chosen = rng.sample(self.choices, k) if self.distinct else [rng.choice(self.choices) for _ in range(k)]
+        return [c.value for c in chosen]
+
+    def words(self, value: Any) -> str:
+        labels = {_key(c.value): c.label for c in self.choices}
+        if self.single:
+            return labels[_key(value)]
+        return (" then " if self.ordered else " and ").join(labels[_key(v)] for v in value) or "nothing"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "min": self.min,
+            "max": self.max,
+            "distinct": self.distinct,
+            "ordered": self.ordered,
+            "choices": [c.to_dict() for c in self.choices],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Param:
+        choices = tuple(Choice.from_dict(c) for c in d["choices"])
+        return cls(d["name"], choices, d["min"], d["max"], d["distinct"], d["ordered"])
+
+
+def _multisets(values: list[Any], k: int) -> Iterator[tuple[Any, ...]]:
+    def walk(start: int, left: int, acc: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+        if left == 0:
+            yield acc
+            return
+        for i in range(start, len(values)):
+            yield from walk(i, left - 1, (*acc, values[i]))
+
+    return walk(0, k, ())
+
+
+ENVELOPE = ("type", "seat", "at")  # fields every command may carry besides its own
 
 
 @dataclass(frozen=True)
 class Option:
-    """One legal answer: a label for people and a command that can be submitted as is.
+    """One legal answer, or a family of them: a label for people, a command, and the parameters left to pick.
 
-    ``group`` gathers options of one kind (for example every Library plan), so that a bot can
-    choose a kind first and an option within it second. ``describe`` may be a function, so that
-    prompts with thousands of options only spell out the labels somebody reads.
+    ``group`` gathers options of one kind (for example every Library plan), so that a bot can choose a kind
+    first and an option within it second. ``describe`` may be a function, so that labels are spelt out only
+    when somebody reads them. With ``params``, the label ends where the picked values' words follow.
     """
 
     describe: str | Callable[[], str]
     command: dict[str, Any]
     group: str = ""
+    params: tuple[Param, ...] = ()
 
     @property
     def label(self) -> str:
-        return self.describe if isinstance(self.describe, str) else self.describe()
+        text = self.describe if isinstance(self.describe, str) else self.describe()
+        return f"{text} …" if self.params else text
+
+    @property
+    def complete(self) -> bool:
+        return not self.params
+
+    def accepts(self, command: dict[str, Any]) -> bool:
+        """Is ``command`` one of the commands this option stands for?"""
+        names = {p.name for p in self.params}
+        for name, value in self.command.items():
+            if name not in command or _key(command[name]) != _key(value):
+                return False
+        for name in command:
+            if name not in self.command and name not in names and name not in ENVELOPE:
+                return False
+        return all(p.name in command and p.accepts(command[p.name]) for p in self.params)
+
+    def count(self) -> int:
+        total = 1
+        for p in self.params:
+            total *= p.count()
+        return total
+
+    def expand(self) -> Iterator[Option]:
+        """Every complete command this option stands for, lazily, each with its own label."""
+        if not self.params:
+            yield self
+            return
+        text = self.describe if isinstance(self.describe, str) else self.describe()
+        for values in product(*(p.picks() for p in self.params)):
+            picked = dict(zip((p.name for p in self.params), values, strict=True))
+            words = " ".join(p.words(picked[p.name]) for p in self.params)
+            yield Option(f"{text} {words}", {**self.command, **picked}, self.group)
+
+    def first(self) -> dict[str, Any]:
+        """The first complete command of this option (each parameter its first choices)."""
+        return next(self.expand()).command
+
+    def pick(self, rng: random.Random) -> dict[str, Any]:
+        """One complete command of this option, each parameter picked at random."""
+        return {**self.command, **{p.name: p.pick(rng) for p in self.params}}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "command": self.command, "group": self.group}
+        return {"label": self.label, "command": self.command, "group": self.group, "params": [p.to_dict() for p in self.params]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Option:
+        params = tuple(Param.from_dict(p) for p in d.get("params", []))
+        label = d["label"].removesuffix(" …") if params else d["label"]
+        return cls(label, d["command"], d.get("group", ""), params)
 
 
 @dataclass(frozen=True)
 class Prompt:
-    """A decision the game waits for: who, what kind, why, the options, and an optional deadline."""
+    """A decision the game waits for: who, what kind, why, the options, and an optional deadline.
+
+    ``about``: what the decision is about, in structure (for a reaction: the claim, its action, and what it
+    would do to whom), so that a client need not parse ``text``.
+    """
 
     seat: int
     kind: str
@@ -38,6 +230,16 @@ class Prompt:
     options: tuple[Option, ...] = field(default_factory=tuple)
     deadline: float | None = None
     free: bool = False  # True for choices open at any time that do not block the game
+    about: dict[str, Any] | None = None
+
+    def accepts(self, command: dict[str, Any]) -> bool:
+        return any(o.accepts(command) for o in self.options)
+
+    def commands(self) -> Iterator[dict[str, Any]]:
+        """Every complete command of this prompt, lazily."""
+        for option in self.options:
+            for one in option.expand():
+                yield one.command
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -46,5 +248,12 @@ class Prompt:
             "text": self.text,
             "deadline": self.deadline,
             "free": self.free,
+            "about": self.about,
             "options": [o.to_dict() for o in self.options],
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Prompt:
+        """A prompt as a reader received it (a view's, or a refusal's), to check or expand commands with."""
+        options = tuple(Option.from_dict(o) for o in d["options"])
+        return cls(d["seat"], d["kind"], d["text"], options, d.get("deadline"), d.get("free", False), d.get("about"))
