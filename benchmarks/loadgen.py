@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from domain.kernel.prompts import Option
+
 MAX_COMMANDS = 3000  # a game of random bots never gets near this; beyond it the bot reports a stuck game
 
 
@@ -211,7 +213,7 @@ class GameBot:
                 prompts = [p for p in view["prompts"] if not p["free"]]
                 if not prompts:
                     continue
-                command = self.rng.choice(prompts[0]["options"])["command"]
+                command = Option.from_dict(self.rng.choice(prompts[0]["options"])).pick(self.rng)
                 key = f"move-{self.sent}"
                 self.sent += 1
                 path = f"/api/games/{self.game}/commands"

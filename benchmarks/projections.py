@@ -28,6 +28,7 @@ from typing import Any
 
 from benchmarks.harness import Service, postgres_schema, projection_worker
 from benchmarks.loadgen import percentile
+from domain.kernel.prompts import Option
 from projections.store import RedisViewStore
 from projections.views import view_key
 from projections.worker import read_only, rebuild
@@ -91,7 +92,7 @@ def _measure(events_wanted: int, service: GameService, url: str, views: RedisVie
             for token in tokens:
                 prompts = [p for p in service.view(gid, token)["prompts"] if not p["free"]]
                 if prompts:
-                    _, events, _ = service.submit(gid, token, rng.choice(prompts[0]["options"])["command"])
+                    _, events, _ = service.submit(gid, token, Option.from_dict(rng.choice(prompts[0]["options"])).pick(rng))
                     now = time.perf_counter()
                     for e in events:
                         saved[(g, e["seq"])] = now

@@ -24,6 +24,7 @@ from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
 
 from benchmarks.harness import postgres_schema
+from domain.kernel.prompts import Option
 
 
 class Bare(Aggregate):
@@ -63,7 +64,7 @@ def _play(app: Any, games: int, seats: int, seed: int) -> tuple[float, int, list
                 prompts = [p for p in view["prompts"] if not p["free"]]
                 if not prompts:
                     continue
-                command = rng.choice(prompts[0]["options"])["command"]
+                command = Option.from_dict(rng.choice(prompts[0]["options"])).pick(rng)
                 t0 = time.perf_counter()
                 r = client.post(f"/api/games/{gid}/commands", json=command, headers=auth)
                 timed += time.perf_counter() - t0

@@ -5,20 +5,25 @@ Rules: R28, R38-R54, R61, R73, R109-R110 and RULINGS "Actions" (A6, A14-A21).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from domain.everaegis import events as ev
 from domain.everaegis.alliances import war_targets_allowed
-from domain.everaegis.cards import discard_card, remove_token
+from domain.everaegis.cards import card_choices, card_options, discard_card, own_card, remove_token
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effects import leader_source, plans
 from domain.everaegis.items import discard_item, give_treaty, give_wall, item_label, items_in_play, place_sanction_step
+from domain.everaegis.mob import own_card as mob_card
+from domain.everaegis.mob import pick_objects
+from domain.everaegis.mob_play import mob_declare
 from domain.everaegis.reactive import thwart_step
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState
 from domain.everaegis.war import war_step
-from domain.kernel.prompts import Choice, Option, Param
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Choice, Option, Param, Prompt
 
 RECRUIT_SOLDIERS = 2  # R44
 TREASURY_SOLDIERS = 5  # R49
@@ -303,3 +308,132 @@ def execute_step(ctx: Ctx) -> bool:
     else:  # pragma: no cover
         raise AssertionError(action)
     return True
+
+
+# ----- what a declared plan would do, in words (for the reaction prompt) -----
+
+
+def describe_plan(s: GameState, act: Any, reader: int | None = None) -> str:
+    """What the declared action would do, to whom, as the players read it ("you"/"your" for ``reader``)."""
+    plan, d = act.plan, act.declarer
+
+    def who(seat: int) -> str:
+        return "you" if seat == reader else s.players[seat].name
+
+    def whose(seat: int) -> str:
+        return "your" if seat == reader else f"{s.players[seat].name}'s"
+
+    if act.sanctioned:
+        return f"{who(d)} must discard an unrevealed card (the SANCTION's text, R110)"
+    leader_effect = s.leader_effect(d, act.action) if act.action in ("laboratory", "library") else None
+    if s.plain_action(d, act.action):
+        return "nothing: its leader's text is not printed (A54)"
+    if leader_effect is not None:
+        return f"{leader_source(s, d, act.action)}, with the choices declared: {plan.get('choices', [])}"
+    if act.action == "recruit":
+        return f"{who(d)} gain{'s' if d != reader else ''} {RECRUIT_SOLDIERS} soldiers (R44)"
+    if act.action == "treasury":
+        return f"{who(d)} gain{'s' if d != reader else ''} {TREASURY_SOLDIERS} soldiers (R49)"
+    if act.action == "barracks":
+        return "every opponent discards 1 unrevealed card (R48)"
+    if act.action == "laboratory":
+        return "draw 2 cards, then put 2 unrevealed cards on top of the deck (R52)"
+    if act.action == "war":
+        return f"war on {who(plan['target'])} (R45)"
+    if act.action == "temple":
+        owner = s.owner_of(plan["card"])
+        card = s.players[owner].card(plan["card"]) if owner is not None else None
+        what = f"{whose(owner)} revealed {card.name}" if owner is not None and card is not None else "a revealed card"
+        return f"give {what} to {who(plan['recipient'])} (R46)"
+    if act.action == "mason":
+        if "give_wall" in plan:
+            return f"give the WALL to {who(plan['give_wall'])} (R50)"
+        refs = plan.get("discard", [])
+        return "discard " + (" and ".join(item_label(s, r) for r in refs) or "nothing") + " (R50)"
+    if act.action == "library":
+        if "treaty" in plan:
+            return f"give {who(plan['treaty'])} the TREATY (R53)"
+        return "SANCTION " + " and ".join(f"{whose(t['seat'])} {t['action'].title()}" for t in plan["sanctions"]) + " (R53)"
+    return act.action.title()
+
+
+# ----- the decisions of the Action Phase: the declaration, and the choices while it runs -----
+
+
+def declaration_prompt(s: GameState, seat: int, only: str | None = None) -> Prompt:
+    """The declaration prompt (``only``: narrowed to one action)."""
+    text = f"{s.players[seat].name}: use 1 of your 8 actions (R28, A6)"
+    return Prompt(seat, "declare", text, tuple(declarations(s, seat, only)))
+
+
+def _sanction_prompt(s: GameState, seat: int) -> Prompt:
+    text = f"{s.players[seat].name}: your action is SANCTIONED: discard an unrevealed card (R110)"
+    return Prompt(seat, "sanction_discard", text, card_options(seat, sanction_choices(s), "Discard", "sanction_discard"))
+
+
+def _barracks_prompt(s: GameState, seat: int) -> Prompt:
+    text = f"{s.players[seat].name}: Barracks: discard 1 of your unrevealed cards (R48)"
+    return Prompt(seat, "barracks_discard", text, card_options(seat, barracks_choices(s), "Discard", "barracks_discard"))
+
+
+def _put_back_prompt(s: GameState, seat: int) -> Prompt:
+    cards = card_choices(s.players[seat].unrevealed)
+    param = Param("cards", cards, 2, 2, ordered=True)
+    opts = (Option("Put on top of the deck, first named on top:", {"type": "put_back", "seat": seat}, "put_back", (param,)),)
+    text = f"{s.players[seat].name}: Laboratory: put 2 unrevealed cards on top of the deck (R52, A21)"
+    return Prompt(seat, "put_back", text, opts)
+
+
+def _discard(reason: str) -> Callable[[Ctx, dict[str, Any]], None]:
+    def apply(ctx: Ctx, cmd: dict[str, Any]) -> None:
+        discard_card(ctx, cmd["seat"], own_card(ctx.state, cmd["seat"], cmd["card"]), reason)
+
+    return apply
+
+
+def _mob_put_back(ctx: Ctx, mob: int) -> None:
+    """A21: 2 picks, the first goes on top."""
+    s = ctx.state
+    ids = {c.id for combo in put_back_choices(s) for c in combo}
+    cards = pick_objects(ctx, mob, s.players[mob].cards, lambda c: c.id in ids, lambda c: f"card {c.id}", 2)
+    put_back(ctx, tuple(cards))
+
+
+DECLARE = DecisionKind(
+    "declare",
+    rule="R38",
+    refusal="that is not a legal plan for this action; see the options",
+    fields={"action": str},
+    offer=declaration_prompt,
+    apply=lambda ctx, cmd: start_action(ctx, cmd["seat"], cmd),
+    mob=mob_declare,
+)
+SANCTION_DISCARD = DecisionKind(
+    "sanction_discard",
+    rule="R110",
+    refusal="discard one of your own unrevealed cards",
+    fields={"card": str},
+    offer=_sanction_prompt,
+    apply=_discard("sanction"),
+    mob=lambda ctx, mob: discard_card(ctx, mob, mob_card(ctx, mob, sanction_choices(ctx.state)), "sanction"),
+    aliases=("discard",),
+)
+BARRACKS_DISCARD = DecisionKind(
+    "barracks_discard",
+    rule="R48",
+    refusal="discard one of your own unrevealed cards",
+    fields={"card": str},
+    offer=_barracks_prompt,
+    apply=_discard("barracks"),
+    mob=lambda ctx, mob: discard_card(ctx, mob, mob_card(ctx, mob, barracks_choices(ctx.state)), "barracks"),
+    aliases=("discard",),
+)
+PUT_BACK = DecisionKind(
+    "put_back",
+    rule="A21",
+    refusal="put 2 different unrevealed cards of yours on the deck, top first",
+    fields={"cards": list},
+    offer=_put_back_prompt,
+    apply=lambda ctx, cmd: put_back(ctx, tuple(own_card(ctx.state, cmd["seat"], c) for c in cmd["cards"])),
+    mob=_mob_put_back,
+)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
+from domain.everaegis.mob import pick_object, pick_player
 from domain.everaegis.state import GameState
-from domain.kernel.prompts import Choice, Option, Param
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Choice, Option, Param, Prompt
 
 SETUP_ITEMS = 3  # R172
 
@@ -81,14 +83,23 @@ def setup_step(ctx: Ctx) -> bool:
     return False
 
 
-def options(s: GameState, seat: int) -> list[Option]:
+def _gift_prompt(s: GameState, seat: int) -> Prompt:
     """Any of the one-piece kinds to any receiver: one option, two parameters."""
     to = tuple(Choice(f"to {s.players[r].name}", r) for r in receivers(s, seat))
     kinds = tuple(Choice(f"the {item}", item) for item in gift_kinds(s))
-    if not to or not kinds:
-        return []
     command = {"type": "artificer_gift", "seat": seat}
-    return [Option("Give", command, "gift", (Param("item", kinds), Param("to", to)))]
+    opts = (Option("Give", command, "gift", (Param("item", kinds), Param("to", to))),) if to and kinds else ()
+    text = f"{s.players[seat].name}: give an opponent an item (Artificers: one-piece kinds, until everyone holds 3; R172)"
+    return Prompt(seat, "artificer_gift", text, opts)
+
+
+def _mob_gift(ctx: Ctx, mob: int) -> None:
+    """Artificers' setup gift (R172): Player Selection of the receiver (R175), then Object Selection of the item."""
+    s = ctx.state
+    to = pick_player(ctx, mob, receivers(s, mob))
+    assert to is not None
+    item = pick_object(ctx, mob, gift_kinds(s), lambda _: True, str)
+    give(ctx, mob, item, to)
 
 
 def give(ctx: Ctx, seat: int, item: str, to: int) -> None:
@@ -120,3 +131,14 @@ def forcer_takes(s: GameState, holder: int, by: int | None, item: str) -> bool:
         and not s.players[by].eliminated
         and (item == "WALL" or s.item_entry(item) is not None)
     )
+
+
+ARTIFICER_GIFT = DecisionKind(
+    "artificer_gift",
+    rule="R172",
+    refusal="give one of the one-piece item kinds left to an opponent who holds fewer than 3 items",
+    fields={"item": str, "to": int},
+    offer=_gift_prompt,
+    apply=lambda ctx, cmd: give(ctx, cmd["seat"], cmd["item"], cmd["to"]),
+    mob=_mob_gift,
+)

@@ -23,8 +23,10 @@ from __future__ import annotations
 from domain.everaegis import events as ev
 from domain.everaegis.catalog import BUILDINGS, CATALOG
 from domain.everaegis.context import Ctx
+from domain.everaegis.mob import agree
 from domain.everaegis.state import GameState
-from domain.kernel.prompts import Option
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Option, Prompt
 
 WIN_TOKENS = 3  # R171
 
@@ -81,15 +83,17 @@ def spoils_step(ctx: Ctx) -> bool | None:
     return True
 
 
-def spoils_options(s: GameState) -> tuple[Option, ...]:
+def _spoils_prompt(s: GameState, seat: int) -> Prompt:
     assert s.variant.offer is not None
     winner, loser = s.variant.offer
     base = {"type": "spoils", "seat": winner}
     name = s.players[loser].name
-    return (
+    opts = (
         Option(f"Take 1 of {name}'s Blasphemy tokens", {**base, "answer": "take"}, "take"),
         Option(f"Leave {name}'s Blasphemy tokens", {**base, "answer": "leave"}, "leave"),
     )
+    text = f"{s.players[seat].name}: you won the war; you may take 1 of {name}'s Blasphemy tokens (R90, R171)"
+    return Prompt(seat, "spoils", text, opts)
 
 
 def settle_spoils(ctx: Ctx, answer: str) -> None:
@@ -105,3 +109,15 @@ def settle_spoils(ctx: Ctx, answer: str) -> None:
 def wins(s: GameState, seat: int) -> bool:
     """R171: the current player with 3 tokens in their Conquest Phase (the caller checks the phase)."""
     return bool(s.variant.tokens) and s.variant.tokens[seat] >= WIN_TOKENS
+
+
+SPOILS = DecisionKind(
+    "spoils",
+    rule="R171",
+    refusal="answer 'take' or 'leave' for the loser's Blasphemy tokens",
+    fields={"answer": str},
+    offer=_spoils_prompt,
+    apply=lambda ctx, cmd: settle_spoils(ctx, cmd["answer"]),
+    # taking a token is a yes-or-no choice, so a mob's Agreement decides (R90, R171, R176)
+    mob=lambda ctx, mob: settle_spoils(ctx, "take" if agree(ctx, mob, "take a Blasphemy token") else "leave"),
+)

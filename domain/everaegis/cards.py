@@ -3,9 +3,14 @@ and revealing. Rules: R27, R34, R35, R94, R96, R63, A29."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
-from domain.everaegis.state import Card
+from domain.everaegis.mob import pick_object
+from domain.everaegis.state import Card, GameState
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Choice, Option, Prompt
 
 ESTATES_TO_DECK = 8  # R35 (E2 derived), A29
 
@@ -120,3 +125,55 @@ def remove_token(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
     supply when the card leaves for the deck or the rubble (docs/rulings.md, Discovery)."""
     if card.discovered:
         ctx.emit(ev.DiscoveryTokenRemoved(seat=seat, card=card.id, name=card.name, reason=reason))
+
+
+# ----- the decisions about cards: options that name them, and the year that becomes the deck (R34) -----
+
+
+def card_label(card: Card) -> str:
+    state = "revealed" if card.revealed else "unrevealed"
+    return f"{card.name} ({state}, {card.id})"
+
+
+def card_choices(cards: list[Card]) -> tuple[Choice, ...]:
+    return tuple(Choice(card_label(c), c.id) for c in cards)
+
+
+def card_options(seat: int, cards: list[Card], verb: str, kind: str) -> tuple[Option, ...]:
+    """One complete option per card: ``{"type": kind, "seat": seat, "card": id}``."""
+    return tuple(Option(f"{verb} {card_label(c)}", {"type": kind, "seat": seat, "card": c.id}, kind) for c in cards)
+
+
+def own_card(s: GameState, seat: int, card_id: str) -> Card:
+    card = s.players[seat].card(card_id)
+    assert card is not None, "options only name the seat's own cards"
+    return card
+
+
+def _year_prompt(s: GameState, seat: int) -> Prompt:
+    opts = tuple(
+        Option(f"Make year {label} ({len(cards)} cards) the deck", {"type": "choose_year", "seat": seat, "year": label}, "year")
+        for label, cards in s.years
+    )
+    return Prompt(seat, "choose_year", f"{s.players[seat].name}: the deck is empty; choose a year to become the deck (R34)", opts)
+
+
+def _choose_year(ctx: Ctx, cmd: dict[str, Any]) -> None:
+    cards = dict(ctx.state.years)[cmd["year"]]
+    ctx.emit(ev.YearMadeDeck(year=cmd["year"], chosen_by=cmd["seat"], size=len(cards)))
+
+
+def _mob_year(ctx: Ctx, mob: int) -> None:
+    label, cards = pick_object(ctx, mob, ctx.state.years, lambda _: True, lambda y: f"year {y[0]} ({len(y[1])} cards)")
+    ctx.emit(ev.YearMadeDeck(year=label, chosen_by=mob, size=len(cards)))
+
+
+CHOOSE_YEAR = DecisionKind(
+    "choose_year",
+    rule="R34",
+    refusal="choose one of the remaining years",
+    fields={"year": str},
+    offer=_year_prompt,
+    apply=_choose_year,
+    mob=_mob_year,
+)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.state import GameState
-from domain.kernel.prompts import Option
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Option, Prompt
 
 
 def usable(s: GameState, seat: int) -> list[str]:
@@ -28,11 +29,13 @@ def usable(s: GameState, seat: int) -> list[str]:
     ]
 
 
-def options(s: GameState, seat: int) -> list[Option]:
-    return [
+def _use_prompt(s: GameState, seat: int) -> Prompt:
+    opts = tuple(
         Option(f"Use the {item} (then it is discarded)", {"type": "use_item", "seat": seat, "item": item}, "use_item")
         for item in usable(s, seat)
-    ]
+    )
+    text = f"{s.players[seat].name}: you may use a consumable item before you declare your action (R103)"
+    return Prompt(seat, "use_item", text, opts)
 
 
 def use(ctx: Ctx, seat: int, item: str) -> None:
@@ -45,3 +48,14 @@ def use(ctx: Ctx, seat: int, item: str) -> None:
         )
     )
     ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason="used (R103)"))
+
+
+USE_ITEM = DecisionKind(
+    "use_item",
+    rule="R103",
+    refusal="use a consumable item you hold, before you declare your action",
+    fields={"item": str},
+    offer=_use_prompt,
+    apply=lambda ctx, cmd: use(ctx, cmd["seat"], cmd["item"]),
+    mob=lambda ctx, mob: use(ctx, mob, usable(ctx.state, mob)[0]),  # R178 Consumption: as soon as the rules allow
+)

@@ -1,4 +1,4 @@
-"""Why a command is refused: the most specific rule that forbids it, and the legal alternatives."""
+"""Why a command is refused: the most specific rule that forbids it, and the seat's open prompts instead."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any
 
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.state import GameState
+from domain.kernel.decisions import DecisionKind
 from domain.kernel.errors import DomainError, IllegalCommand, NotYourTurn, TooLate
 from domain.kernel.prompts import Prompt
 
@@ -14,40 +15,46 @@ def _open(prompts: list[Prompt]) -> list[dict[str, Any]]:
     return [p.to_dict() for p in prompts]
 
 
-def diagnose(s: GameState, cmd: dict[str, Any], same_kind: list[Prompt], all_open: list[Prompt]) -> DomainError:
+def diagnose(
+    s: GameState, cmd: dict[str, Any], kinds: list[DecisionKind], same_kind: list[Prompt], all_open: list[Prompt]
+) -> DomainError:
+    """``kinds``: the decision kinds the command's type may answer; ``same_kind``: the open prompts of those
+    kinds (none accepted it); ``all_open``: every open prompt of the seat."""
     seat = cmd["seat"]
+    names = {k.kind for k in kinds}
     legal = _open(all_open)
-    window = cmd.get("window") if cmd["type"] == "react" else None
+    window = cmd.get("window") if "react" in names else None
     if isinstance(window, int) and 0 < window <= s.windows_opened and (s.window is None or s.window.id != window):
         return TooLate(f"reaction window {window} is already closed", rule="A1", prompts=legal)
-    undo_window = cmd.get("window") if cmd["type"] == "undo" else None
+    undo_window = cmd.get("window") if "undo" in names else None
     if isinstance(undo_window, int) and (s.undo is None or s.undo.window != undo_window):
         return TooLate(f"no undo can be claimed for window {undo_window} now", rule="R156", prompts=legal)
-    if not all_open or (all(p.free for p in all_open) and cmd["type"] != "give_soldiers"):
-        rule, why = _nobody_waits_for(s, seat, cmd)
+    if not all_open or (all(p.free for p in all_open) and "treaty_gift" not in names):
+        rule, why = _nobody_waits_for(s, seat, cmd, names)
         return NotYourTurn(why, rule=rule, prompts=legal)
     if not same_kind:
-        kinds = ", ".join(sorted({p.kind for p in all_open}))
+        asked = ", ".join(sorted({p.kind for p in all_open}))
         return IllegalCommand(
-            f"a '{cmd['type']}' command answers nothing you are asked now (you are asked: {kinds})", rule="R24", prompts=legal
+            f"a '{cmd['type']}' command answers nothing you are asked now (you are asked: {asked})", rule="R24", prompts=legal
         )
-    rule, why = _declaration_reason(s, cmd) if cmd["type"] == "declare" else (None, None)
-    if why is None:
-        rule, why = _REASONS.get(same_kind[0].kind, ("R38", "that is not one of the options of this prompt"))
+    rule, why = _declaration_reason(s, cmd) if "declare" in names else (None, None)
+    if why is None:  # the rule of the decision the command answers, and what a legal answer is
+        kind = next(k for k in kinds if k.kind == same_kind[0].kind)
+        rule, why = kind.rule, kind.refusal
     return IllegalCommand(why, rule=rule, prompts=legal)
 
 
-def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any]) -> tuple[str, str]:
+def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any], names: set[str]) -> tuple[str, str]:
     """The rule that keeps ``seat`` out of the game's decisions right now, and why."""
     if seat in s.resigned:
         return "S2", "you resigned: you take no further part (the server makes any decision still yours)"
-    vengeance = s.players[seat].eliminated and s.config.option("vengeance") and cmd["type"] == "react"
+    vengeance = s.players[seat].eliminated and s.config.option("vengeance") and "react" in names
     if s.players[seat].eliminated and not vengeance:
         return "R123", "you are eliminated: an eliminated player takes no part"
     if s.is_mob(seat):
         return "R173", "this seat is a mob: the D8 decides for it"
     w = s.window
-    if cmd["type"] == "react" and w is not None and cmd.get("window") == w.id:
+    if "react" in names and w is not None and cmd.get("window") == w.id:
         if seat == w.claimant:
             return "R67", "you made this claim: you cannot react to it"
         if seat in w.answers:
@@ -60,31 +67,9 @@ def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any]) -> tuple[str
             return "A37", "a BRIG holder cannot call bluffs"
     if vengeance:
         return "R159", "under Vengeance an eliminated player may only call bluffs, when a window asks them"
-    if cmd["type"] == "give_soldiers" and s.partner(seat) is not None:
+    if "treaty_gift" in names and s.partner(seat) is not None:
         return "R107", "a player within a war cannot give away their soldiers"
     return "R24", "nothing is asked of you now; see your view's prompts"
-
-
-_REASONS = {
-    "choose_year": ("R34", "choose one of the remaining years"),
-    "setup_reveal": ("R164", "reveal one of your own unrevealed cards"),
-    "react": (
-        "R56",
-        "that reaction is not open to you in this window (a call needs no BRIG and no TREATY with the claimant;"
-        " a guard needs to be affected by the action, and the WALL to guard with it)",
-    ),
-    "prove": ("R57", "reveal one of your own unrevealed cards"),
-    "pay": ("R58", "fully reveal one of your own unrevealed cards"),
-    "take_brig": ("R105", "take the BRIG from a player who holds one"),
-    "take_sanction": ("R105", "take a SANCTION from another player's mat"),
-    "sanction_discard": ("R110", "discard one of your own unrevealed cards"),
-    "barracks_discard": ("R48", "discard one of your own unrevealed cards"),
-    "put_back": ("A21", "put 2 different unrevealed cards of yours on the deck, top first"),
-    "war_reveal": ("R83", "reveal 2 different unrevealed cards of yours"),
-    "treaty_gift": ("R107", "give between 1 and all of your soldiers to your TREATY partner"),
-    "undo": ("R155", "answer 'claim' or 'waive' for the window of the pending undo"),
-    "spoils": ("R171", "answer 'take' or 'leave' for the loser's Blasphemy tokens"),
-}
 
 
 def _declaration_reason(s: GameState, cmd: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -130,4 +115,4 @@ def _declaration_reason(s: GameState, cmd: dict[str, Any]) -> tuple[str | None, 
                     return "R107", "you cannot affect your TREATY partner"
     if action == "mason" and "give_wall" in cmd and cmd["give_wall"] == s.wall:
         return "R106", "that player already holds the WALL"
-    return "R38", f"that is not a legal plan for {action.title()}; see the legal options"
+    return "R38", f"that is not a legal plan for {action.title()}; see the options"

@@ -19,8 +19,11 @@ from domain.everaegis.cards import discard_card, place_token, reveal
 from domain.everaegis.catalog import ACTIONS
 from domain.everaegis.context import Ctx
 from domain.everaegis.items import discard_item, item_label, items_in_play
+from domain.everaegis.mob import pick_object, pick_player
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState, Pending
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Option, Prompt
 
 PICK_ONE = ("any player", "an opponent")
 
@@ -612,3 +615,49 @@ def affected_by(s: GameState, owner: int, source: str, steps: list[dict[str, Any
     if s.item_soldiers != after.item_soldiers:
         out.update(seat for seat in s.held.get("BOMB", {}) if seat != owner)
     return out
+
+
+# ----- the decisions: a choice the running effect waits for, and the order of effects (R131) -----
+
+
+def _effect_prompt(s: GameState, seat: int) -> Prompt:
+    d = decision(s)
+    assert d is not None
+    kind, key = ("effect_order", "first") if d.kind == "order" else ("effect_choice", "choice")
+    opts = tuple(Option(label, {"type": kind, "seat": seat, key: value}, kind) for label, value in d.options)
+    return Prompt(seat, kind, f"{s.players[seat].name}: {d.text}", opts)
+
+
+def _mob_effect(ctx: Ctx, mob: int) -> None:
+    """A choice a card effect asks of a mob, or the order of effects it must set: a player by Player Selection
+    (R174, R175), anything else by Object Selection among the choices as offered (R179; Abundance past 8, R181)."""
+    d = decision(ctx.state)
+    assert d is not None and d.seat == mob
+    values = [v for _, v in d.options]
+    if d.kind != "order" and all(isinstance(v, int) for v in values):  # a player: Player Selection (R175)
+        value = pick_player(ctx, mob, values)
+        if value is None:  # only the mob itself could be selected (R174 skips it)
+            value = values[0]
+    else:
+        _label, value = pick_object(ctx, mob, list(d.options), lambda _: True, lambda o: str(o[0]))
+    choose(ctx, mob, value)
+
+
+EFFECT_CHOICE = DecisionKind(
+    "effect_choice",
+    rule="R38",
+    refusal="choose one of the choices the effect offers",
+    fields={"choice": (str, int)},
+    offer=_effect_prompt,
+    apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd["choice"]),
+    mob=_mob_effect,
+)
+EFFECT_ORDER = DecisionKind(
+    "effect_order",
+    rule="R131",
+    refusal="choose which of the waiting effects resolves first",
+    fields={"first": int},
+    offer=_effect_prompt,
+    apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd["first"]),
+    mob=_mob_effect,
+)

@@ -14,10 +14,10 @@ from domain.everaegis.actions import execute_step, put_back_choices, sanction_ch
 from domain.everaegis.blasphemy import token_step
 from domain.everaegis.cards import chooser, draw_step, reveal
 from domain.everaegis.context import Ctx
+from domain.everaegis.decisions import DECISIONS
 from domain.everaegis.effects import decision, effect_step, fire_triggers
 from domain.everaegis.items import brig_sources, sanction_sources
 from domain.everaegis.leaders import all_chosen, choosers, selection_step
-from domain.everaegis.mob_play import mob_step
 from domain.everaegis.overlord import out_of_cards_step
 from domain.everaegis.reactions import (
     asked_for_action,
@@ -31,6 +31,7 @@ from domain.everaegis.reactions import (
 from domain.everaegis.setup import after_deal_step, setup_step, starting_step
 from domain.everaegis.state import Act, GameState
 from domain.everaegis.turns import phase_step
+from domain.everaegis.undo import pause_step
 from domain.everaegis.war import reveal_choices, war_step
 
 MAX_AUTO_STEPS = 100_000
@@ -46,9 +47,22 @@ class Need:
 
 def advance(ctx: Ctx) -> None:
     for _ in range(MAX_AUTO_STEPS):
-        if not step(ctx) and not mob_step(ctx, [(n.seat, n.kind) for n in waiting(ctx.state)]):
-            return  # R173: a mob's decisions are made here, with the D8 (mob_play); it is never prompted
+        if not step(ctx) and not mob_step(ctx):
+            return  # R173: a mob's decisions are made here, with the D8; it is never prompted
     raise AssertionError("the game did not settle")  # pragma: no cover
+
+
+def mob_step(ctx: Ctx) -> bool:
+    """Make the first decision the game waits for from a mob, as its kind's ``mob`` says. False if no mob is
+    awaited. R178: a usable consumable comes before the action it could precede."""
+    for need in sorted(waiting(ctx.state), key=lambda n: n.kind != "use_item"):
+        if ctx.state.is_mob(need.seat):
+            decide_for_mob = DECISIONS[need.kind].mob
+            if decide_for_mob is None:  # pragma: no cover - config refuses mobs where other decisions arise
+                raise AssertionError(f"a mob cannot decide {need.kind!r}")
+            decide_for_mob(ctx, need.seat)
+            return True
+    return False
 
 
 def step(ctx: Ctx) -> bool:
@@ -99,21 +113,8 @@ def step(ctx: Ctx) -> bool:
     if s.phase == "action" and not s.action_done:
         return s.act is not None and action_step(ctx)
     if s.phase == "action" and s.undo is not None:
-        return undo_pause_step(ctx)
+        return pause_step(ctx)  # RULINGS "Undo": wait for whoever may claim an undo
     phase_step(ctx)
-    return True
-
-
-def undo_pause_step(ctx: Ctx) -> bool:
-    """RULINGS "Undo": before the End Phase, wait for the players who may still claim an undo."""
-    s = ctx.state
-    undo = s.undo
-    assert undo is not None
-    if undo.paused:
-        return False
-    seconds = s.config.reaction_seconds
-    deadline = ctx.now + seconds if ctx.now is not None and seconds > 0 else None
-    ctx.emit(ev.UndoPauseBegan(window=undo.window, eligible=list(undo.waiting), deadline=deadline))
     return True
 
 

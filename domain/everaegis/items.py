@@ -11,7 +11,11 @@ from typing import Any
 from domain.everaegis import events as ev
 from domain.everaegis.artificers import forcer_takes
 from domain.everaegis.context import Ctx
+from domain.everaegis.mob import pick_object
+from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import GameState
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Choice, Option, Param, Prompt
 
 
 def items_in_play(s: GameState) -> list[tuple[str, int]]:
@@ -188,3 +192,89 @@ def discard_all_items(ctx: Ctx, seat: int, reason: str) -> None:
         ctx.emit(ev.SanctionRemoved(seat=seat, action=action, reason=reason))
     for item in s.items_of(seat):
         ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason=reason))
+
+
+# ----- the decisions: a SANCTION taken from another mat (R105), and TREATY gifts (R107) -----
+
+
+def _take_sanction_prompt(s: GameState, seat: int) -> Prompt:
+    act = s.act
+    assert act is not None
+    opts = tuple(
+        Option(
+            f"Take the SANCTION on {s.players[src['seat']].name}'s {src['action'].title()}",
+            {"type": "take_sanction", "seat": seat, "item": "SANCTION", "from": src},
+            "take",
+        )
+        for src in sanction_sources(s, act.todo[0])
+    )
+    text = f"{s.players[seat].name}: no SANCTION is left in the reserve; take one from another player (R105)"
+    return Prompt(seat, "take_sanction", text, opts)
+
+
+def _take_sanction(ctx: Ctx, source: dict[str, Any]) -> None:
+    act = ctx.state.act
+    assert act is not None
+    target = act.todo[0]
+    ctx.emit(ev.SanctionPlaced(seat=target["seat"], action=target["action"], source=source, reason=f"{act.action} (R105)"))
+
+
+def _mob_take_sanction(ctx: Ctx, mob: int) -> None:
+    s = ctx.state
+    act = s.act
+    assert act is not None
+    names = [p.name for p in s.players]
+    source = pick_object(
+        ctx,
+        mob,
+        sanction_sources(s, act.todo[0]),
+        lambda _: True,
+        lambda src: f"the SANCTION on {names[src['seat']]}'s {src['action'].title()}",
+        lambda src: src["seat"],
+    )
+    _take_sanction(ctx, source)
+
+
+def _gift_prompt(s: GameState, seat: int) -> Prompt | None:
+    """R107: TREATY parties may give each other soldiers at any time, except within a war."""
+    if s.status != "active":
+        return None
+    partner = s.partner(seat)
+    me = s.players[seat]
+    if partner is None or me.eliminated or s.players[partner].eliminated or me.soldiers == 0 or s.is_mob(seat):
+        return None
+    war = s.act.war if s.act is not None else None
+    if war is not None and seat in (war.attacker, war.defender) and war.stage not in ("ended",):
+        return None
+    amounts = tuple(Choice(str(n), n) for n in range(1, me.soldiers + 1))
+    label = f"Give {s.players[partner].name} soldiers, how many:"
+    command = {"type": "treaty_gift", "seat": seat, "to": partner}
+    opts = (Option(label, command, "give_soldiers", (Param("amount", amounts),)),)
+    return Prompt(seat, "treaty_gift", f"{me.name}: you may give soldiers to your TREATY partner (R107)", opts, free=True)
+
+
+def _gift(ctx: Ctx, cmd: dict[str, Any]) -> None:
+    change_soldiers(ctx, cmd["seat"], -cmd["amount"], "TREATY gift (R107)", loss=False)
+    change_soldiers(ctx, cmd["to"], cmd["amount"], "TREATY gift (R107)")
+
+
+TAKE_SANCTION = DecisionKind(
+    "take_sanction",
+    rule="R105",
+    refusal="take a SANCTION from another player's mat",
+    fields={"item": str, "from": dict},
+    offer=_take_sanction_prompt,
+    apply=lambda ctx, cmd: _take_sanction(ctx, cmd["from"]),
+    mob=_mob_take_sanction,
+    aliases=("take",),
+)
+TREATY_GIFT = DecisionKind(
+    "treaty_gift",
+    rule="R107",
+    refusal="give between 1 and all of your soldiers to your TREATY partner",
+    fields={"to": int, "amount": int},
+    offer=_gift_prompt,
+    apply=_gift,
+    aliases=("give_soldiers",),
+    free=True,
+)  # no mob: a mob is never a TREATY party who gives (R107 gifts are a person's choice)

@@ -17,7 +17,8 @@ from typing import Any
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.state import GameState
-from domain.kernel.prompts import Option
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Option, Prompt
 
 
 def pool(s: GameState) -> list[str]:
@@ -98,7 +99,13 @@ def _label(s: GameState, mat: str) -> str:
     return f"{mat} (text not printed in the rulebook: a plain mat, Laboratory and Library without effect)"
 
 
-def options(s: GameState, seat: int) -> list[Option]:
+def _leader_prompt(s: GameState, seat: int) -> Prompt:
+    how = {"limited": "keep 1 of your mats face down (R19)", "drafting": "keep 1 mat and pass the rest (R20)"}
+    text = f"{s.players[seat].name}: " + how.get(s.config.selection, "pick your leader mat (R21)")
+    return Prompt(seat, "choose_leader", text, tuple(_options(s, seat)))
+
+
+def _options(s: GameState, seat: int) -> list[Option]:
     me = s.players[seat]
     mode = s.config.selection
     if mode == "limited":
@@ -145,3 +152,13 @@ def choose_dictator(ctx: Ctx) -> None:
     start = rng.counter
     mat = rng.shuffle(pool(s))[0]
     ctx.emit(ev.DictatorChosen(mat=mat, plain=_plain(s, mat), rng=[start, rng.counter]))
+
+
+CHOOSE_LEADER = DecisionKind(
+    "choose_leader",
+    rule="R19",
+    refusal="choose one of the leader mats you are offered (and, when drafting, who receives the rest)",
+    fields={"mat": str},
+    offer=_leader_prompt,
+    apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd),
+)  # no mob: a game with mobs has no leader selection (see config)

@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
-from domain.everaegis.state import GameState
+from domain.everaegis.state import Card, GameState
 
 T = TypeVar("T")
 D8 = 8
@@ -165,3 +165,9 @@ def agree(ctx: Ctx, mob: int, question: str) -> bool:
 def choose_between(ctx: Ctx, mob: int, first: str, second: str) -> int:
     """R177 Ultimatum: 1 (``first``) on an odd roll, 2 (``second``) on an even one."""
     return ultimatum(roll(ctx, mob, "ultimatum", lambda t: first if ultimatum(t) == 1 else second))
+
+
+def own_card(ctx: Ctx, mob: int, choices: Sequence[Card]) -> Card:
+    """R179: the mob's cards in a line; the count skips those that cannot be selected (E28)."""
+    ids = {c.id for c in choices}
+    return pick_object(ctx, mob, ctx.state.players[mob].cards, lambda c: c.id in ids, lambda c: f"card {c.id}")

@@ -5,14 +5,22 @@ Rules: R38-R39, R55-R72, A1-A4, A10-A13, A16 and RULINGS "The reaction protocol"
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.everaegis import events as ev
 from domain.everaegis import reactive
-from domain.everaegis.cards import place_token, reveal
+from domain.everaegis.actions import describe_plan
+from domain.everaegis.cards import card_options, own_card, place_token, reveal
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effects import affected_by, leader_source
-from domain.everaegis.items import gain_brig_step
+from domain.everaegis.items import brig_sources, gain_brig_step
+from domain.everaegis.mob import agree, pick_player
+from domain.everaegis.mob import own_card as mob_card
 from domain.everaegis.state import Act, Card, GameState
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.errors import IllegalCommand
+from domain.kernel.prompts import Option, Prompt
 
 
 def affected(s: GameState, act: Act) -> set[int]:
@@ -185,3 +193,173 @@ def settle(ctx: Ctx, *, correct: bool) -> None:
         act = s.act
         assert act is not None
         ctx.emit(ev.ActionThwarted(seat=claimant, action=act.action, reason="bluff called (R59, R73)"))
+
+
+# ----- the decisions: answers in a window, proofs, penalties, and the closing of a window -----
+
+
+def _react_prompt(s: GameState, seat: int) -> Prompt:
+    w, act = s.window, s.act
+    assert w is not None and act is not None
+    claimant = s.players[w.claimant].name
+    base = {"type": "react", "seat": seat, "window": w.id}
+    opts = [Option("Pass", {**base, "answer": "pass"}, "pass")]
+    if w.claim and s.may_call(seat, w.claimant):  # R61: a non-claim (Recruit, War, a mob's action) cannot be called
+        opts.append(Option(f"Call {claimant}'s bluff: they claim a {w.claim}", {**base, "answer": "call"}, "call"))
+    plan = describe_plan(s, act, reader=seat)
+    about: dict[str, Any] = {
+        "window": w.id,
+        "about": w.about,
+        "claimant": w.claimant,
+        "claim": w.claim or None,
+        "action": act.action,
+        "plan": dict(act.plan),
+        "does": plan,
+        "affects": sorted(affected(s, act)),
+    }
+    if w.about == "action":
+        if seat in reactive.users(s, act):
+            for item in reactive.reactions(s, seat):
+                label = f"Use the {item}: thwart this action (R104; it is then discarded)"
+                opts.append(Option(label, {**base, "answer": "use", "means": item}, "use"))
+        for means in guard_means(s, seat, act):
+            label = f"Guard with a {w.claim} claim" if means == "card" else "Guard with the WALL"
+            opts.append(Option(label, {**base, "answer": "guard", "means": means}, "guard"))
+        what = (
+            f"{claimant} declares {act.action.title()} (claiming a {w.claim}): {plan}"
+            if w.claim
+            else f"{claimant}{' (a mob)' if s.is_mob(w.claimant) else ''} uses {act.action.title()}: {plan}"
+        )
+    else:
+        what = f"{claimant} guards with a {w.claim} claim against {s.players[act.declarer].name}'s {act.action.title()}"
+        about["guarding"] = w.claimant
+    text = f"{s.players[seat].name}: {what}. Pass, call{' or guard' if len(opts) > 2 else ''} (R39, R56)"
+    return Prompt(seat, "react", text, tuple(opts), deadline=w.deadline, about=about)
+
+
+def _react(ctx: Ctx, cmd: dict[str, Any]) -> None:
+    seat = cmd["seat"]
+    ctx.emit(ev.ReactionGiven(window=cmd["window"], seat=seat, answer=cmd["answer"], means=cmd.get("means"), audience=[seat]))
+
+
+def _mob_react(ctx: Ctx, mob: int) -> None:
+    """A50 ruling: a mob never calls; it guards only with the WALL, and only on Agreement (R176). R178: a
+    reactive item is used the moment the occasion occurs: the first action it may answer."""
+    s = ctx.state
+    w, act = s.window, s.act
+    assert w is not None and act is not None
+    items = reactive.reactions(s, mob) if w.about == "action" and mob in reactive.users(s, act) else []
+    if items:
+        ctx.emit(ev.ReactionGiven(window=w.id, seat=mob, answer="use", means=items[0], audience=[mob]))
+        return
+    wall = w.about == "action" and "wall" in guard_means(s, mob, act)
+    if wall and agree(ctx, mob, "guard with the WALL"):
+        ctx.emit(ev.ReactionGiven(window=w.id, seat=mob, answer="guard", means="wall", audience=[mob]))
+    else:
+        ctx.emit(ev.ReactionGiven(window=w.id, seat=mob, answer="pass", audience=[mob]))
+
+
+def _prove_prompt(s: GameState, seat: int) -> Prompt:
+    ch = s.challenge
+    assert ch is not None
+    text = f"{s.players[seat].name}: your {ch.claim} claim is called; reveal 1 of your unrevealed cards (R57, A10)"
+    return Prompt(seat, "prove", text, card_options(seat, proof_choices(s), "Reveal", "prove"))
+
+
+def _pay_prompt(s: GameState, seat: int) -> Prompt:
+    text = f"{s.players[seat].name}: your call was incorrect; fully reveal 1 of your unrevealed cards (R58)"
+    return Prompt(seat, "pay", text, card_options(seat, penalty_choices(s), "Reveal", "pay"))
+
+
+def _take_brig_prompt(s: GameState, seat: int) -> Prompt:
+    opts = tuple(
+        Option(f"Take a BRIG from {s.players[o].name}", {"type": "take_brig", "seat": seat, "item": "BRIG", "from": o}, "take")
+        for o in brig_sources(s, seat)
+    )
+    text = f"{s.players[seat].name}: no BRIG is left in the reserve; take one from another player (R105)"
+    return Prompt(seat, "take_brig", text, opts)
+
+
+def _take_brig(ctx: Ctx, cmd: dict[str, Any]) -> None:
+    ctx.emit(ev.ItemGained(seat=cmd["seat"], item="BRIG", source=cmd["from"], reason="incorrect call (R58, R105)"))
+    settle(ctx, correct=False)
+
+
+def _mob_take_brig(ctx: Ctx, mob: int) -> None:
+    source = pick_player(ctx, mob, brig_sources(ctx.state, mob))
+    ctx.emit(ev.ItemGained(seat=mob, item="BRIG", source=source, reason="incorrect call (R58, R105)"))
+    settle(ctx, correct=False)
+
+
+def _close_window(ctx: Ctx, cmd: dict[str, Any]) -> None:
+    """The service closes a window whose deadline has passed (RULINGS: when it closes; A1)."""
+    w = ctx.state.window
+    if w is None or w.id != cmd["window"]:
+        raise IllegalCommand(f"window {cmd['window']} is not open", rule="A1")
+    check_due(
+        w.deadline,
+        ctx.now,
+        "this window has no deadline: it closes when every asked player has answered",
+        f"window {w.id} closes",
+    )
+    close_window(ctx, "deadline")
+
+
+def check_due(deadline: float | None, now: float | None, no_deadline: str, what: str) -> None:
+    """A1: the service may end a wait only at or after its recorded deadline."""
+    if deadline is None:
+        raise IllegalCommand(no_deadline, rule="A1")
+    if now is None or now < deadline:
+        raise IllegalCommand(f"{what} at {deadline}, not before", rule="A1")
+
+
+REACT = DecisionKind(
+    "react",
+    rule="R56",
+    refusal="that reaction is not open to you in this window (a call needs no BRIG and no TREATY with the claimant;"
+    " a guard needs to be affected by the action, and the WALL to guard with it)",
+    fields={"window": int, "answer": str},
+    offer=_react_prompt,
+    apply=_react,
+    mob=_mob_react,
+    window=True,
+)
+PROVE = DecisionKind(
+    "prove",
+    rule="R57",
+    refusal="reveal one of your own unrevealed cards",
+    fields={"card": str},
+    offer=_prove_prompt,
+    apply=lambda ctx, cmd: prove(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
+    mob=lambda ctx, mob: prove(ctx, mob_card(ctx, mob, proof_choices(ctx.state))),
+    aliases=("reveal",),
+)
+PAY = DecisionKind(
+    "pay",
+    rule="R58",
+    refusal="fully reveal one of your own unrevealed cards",
+    fields={"card": str},
+    offer=_pay_prompt,
+    apply=lambda ctx, cmd: pay(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
+    mob=lambda ctx, mob: pay(ctx, mob_card(ctx, mob, penalty_choices(ctx.state))),
+    aliases=("reveal",),
+)
+TAKE_BRIG = DecisionKind(
+    "take_brig",
+    rule="R105",
+    refusal="take the BRIG from a player who holds one",
+    fields={"item": str, "from": int},
+    offer=_take_brig_prompt,
+    apply=_take_brig,
+    mob=_mob_take_brig,
+    aliases=("take",),
+)
+CLOSE_WINDOW = DecisionKind(
+    "close_window",
+    rule="A1",
+    refusal="only the service closes a window, at or after its deadline",
+    fields={"window": int},
+    handle=_close_window,
+    system=True,
+    seatless=True,
+)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.state import Act, GameState
-from domain.kernel.prompts import Option
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Option, Prompt
 
 
 def reactions(s: GameState, seat: int) -> list[str]:
@@ -45,9 +46,15 @@ def draw_items(s: GameState, seat: int) -> list[str]:
     return s.items_acting(seat, "draw")
 
 
-def draw_options(s: GameState, seat: int) -> list[Option]:
+def _draw_prompt(s: GameState, seat: int) -> Prompt:
     drawer = s.draw_queue[0][0]
-    base = {"type": "draw_react", "seat": seat}
+    text = f"{s.players[seat].name}: {s.players[drawer].name} is about to draw in their Draw Phase (R104, R118)"
+    return Prompt(seat, "draw_reaction", text, tuple(_draw_options(s, seat)))
+
+
+def _draw_options(s: GameState, seat: int) -> list[Option]:
+    drawer = s.draw_queue[0][0]
+    base = {"type": "draw_reaction", "seat": seat}
     out = [Option(f"Let {s.players[drawer].name} draw", {**base, "answer": "pass"}, "pass")]
     for item in draw_items(s, seat):
         label = f"Use the {item}: {s.players[drawer].name} gains no card this Draw Phase (then it is discarded)"
@@ -64,3 +71,21 @@ def draw_react(ctx: Ctx, seat: int, answer: str, item: str | None) -> None:
     drawer = s.draw_queue[0][0]
     ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason="used in a Draw Phase (R104, R118)"))
     ctx.emit(ev.DrawStopped(seat=drawer, by=seat, item=item))
+
+
+def _mob_draw(ctx: Ctx, mob: int) -> None:
+    """R178: a reactive item is used the moment the occasion occurs (E27: the next player's Draw Phase)."""
+    items = draw_items(ctx.state, mob)
+    draw_react(ctx, mob, "use" if items else "pass", items[0] if items else None)
+
+
+DRAW_REACTION = DecisionKind(
+    "draw_reaction",
+    rule="R118",
+    refusal="let the player draw ('pass'), or 'use' a reactive item you hold",
+    fields={"answer": str},
+    offer=_draw_prompt,
+    apply=lambda ctx, cmd: draw_react(ctx, cmd["seat"], cmd["answer"], cmd.get("item")),
+    mob=_mob_draw,
+    aliases=("draw_react",),
+)

@@ -17,11 +17,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.overlord import opponents
 from domain.everaegis.state import GameState
 from domain.everaegis.turns import check_last_remaining, eliminate, end_game
+from domain.kernel.decisions import DecisionKind
 from domain.kernel.errors import IllegalCommand, TooLate
 
 
@@ -69,3 +72,16 @@ def _end_action(ctx: Ctx, reason: str) -> None:
     act = s.act
     if act is not None:
         ctx.emit(ev.ActionThwarted(seat=act.declarer, action=act.action, reason=reason))
+
+
+def _resign(ctx: Ctx, cmd: dict[str, Any]) -> None:
+    check(ctx.state, cmd["seat"])
+    resign(ctx, cmd["seat"])
+
+
+RESIGN = DecisionKind(
+    "resign",
+    rule="S2",
+    refusal="a player still in the game may resign, at any moment",
+    handle=_resign,
+)  # S2: a seat's own command, on anyone's turn, never a prompt option

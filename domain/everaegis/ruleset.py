@@ -24,8 +24,8 @@ from domain.kernel.redaction import Perspective
 
 class EverAegis:
     name = "ever-aegis"
-    window_kinds = _decide.WINDOW_KINDS  # react, undo: closed at their own deadlines (close_window, close_undo)
-    system_commands = frozenset(_decide.SYSTEM_COMMANDS)  # close_window, close_undo, timeout
+    window_kinds = _decide.COMMANDS.windows  # react, undo: closed at their own deadlines (close_window, close_undo)
+    system_commands = _decide.COMMANDS.system  # close_window, close_undo, timeout
 
     def make_config(self, spec: dict[str, Any]) -> Config:
         return make_config(

@@ -8,13 +8,17 @@ from typing import Any
 
 from domain.everaegis import artificers
 from domain.everaegis import events as ev
+from domain.everaegis.cards import card_options, own_card, reveal
 from domain.everaegis.catalog import BUILDINGS
 from domain.everaegis.context import Ctx
 from domain.everaegis.leaders import begin_selection, choose_dictator
+from domain.everaegis.mob import own_card as mob_card
 from domain.everaegis.overlord import first_player_after_overlord
 from domain.everaegis.soldiers import change_soldiers
-from domain.everaegis.state import Card
+from domain.everaegis.state import Card, GameState
 from domain.everaegis.variants import variant_setup
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Prompt
 
 YEARS = 5  # R14
 DECK_YEARS = 2  # R16
@@ -130,3 +134,32 @@ def after_deal_step(ctx: Ctx) -> None:
         ctx.emit(ev.SetupRevealsBegan(order=order))
         return
     ctx.emit(ev.TurnBegan(seat=s.first_remaining(), turn=1))  # S2: never a player who resigned
+
+
+# ----- the decision: Quick Game's reveal before play (R164) -----
+
+
+def _reveal_prompt(s: GameState, seat: int) -> Prompt:
+    text = f"{s.players[seat].name}: reveal 1 of your cards before play (Quick Game, R164)"
+    return Prompt(seat, "setup_reveal", text, card_options(seat, s.players[seat].unrevealed, "Reveal", "setup_reveal"))
+
+
+def _reveal(ctx: Ctx, cmd: dict[str, Any]) -> None:
+    seat = cmd["seat"]
+    reveal(ctx, seat, own_card(ctx.state, seat, cmd["card"]), full=True, reason="setup")
+
+
+def _mob_reveal(ctx: Ctx, mob: int) -> None:
+    reveal(ctx, mob, mob_card(ctx, mob, ctx.state.players[mob].unrevealed), full=True, reason="setup")
+
+
+SETUP_REVEAL = DecisionKind(
+    "setup_reveal",
+    rule="R164",
+    refusal="reveal one of your own unrevealed cards",
+    fields={"card": str},
+    offer=_reveal_prompt,
+    apply=_reveal,
+    mob=_mob_reveal,
+    aliases=("reveal",),
+)

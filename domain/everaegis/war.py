@@ -6,10 +6,13 @@ from itertools import combinations
 
 from domain.everaegis import events as ev
 from domain.everaegis.blasphemy import spoils_step
-from domain.everaegis.cards import reveal
+from domain.everaegis.cards import card_choices, own_card, reveal
 from domain.everaegis.context import Ctx
+from domain.everaegis.mob import own_card as mob_card
 from domain.everaegis.soldiers import casualties, change_soldiers
 from domain.everaegis.state import Card, GameState
+from domain.kernel.decisions import DecisionKind
+from domain.kernel.prompts import Option, Param, Prompt
 
 WALL_BONUS = 5  # R81: the WALL acts as 5 soldiers for a defender, in the Battle Phase only (A14)
 
@@ -86,3 +89,33 @@ def reveal_for_war(ctx: Ctx, cards: tuple[Card, ...]) -> None:
     loser = act.war.loser
     for card in cards:
         reveal(ctx, loser, card, full=True, reason="war")
+
+
+# ----- the decision: the loser's reveals (R83) -----
+
+
+def _reveal_prompt(s: GameState, seat: int) -> Prompt:
+    due = len(reveal_choices(s)[0])
+    param = Param("cards", card_choices(s.players[seat].unrevealed), due, due)
+    opts = (Option("Reveal", {"type": "war_reveal", "seat": seat}, "reveal", (param,)),)
+    text = f"{s.players[seat].name}: you lost the war; fully reveal {due} unrevealed cards (R83)"
+    return Prompt(seat, "war_reveal", text, opts)
+
+
+def _mob_reveal(ctx: Ctx, mob: int) -> None:
+    """R83, E28: one card a roll; the next roll skips the card just revealed."""
+    ids = {c.id for combo in reveal_choices(ctx.state) for c in combo}
+    card = mob_card(ctx, mob, [c for c in ctx.state.players[mob].cards if c.id in ids])
+    reveal_for_war(ctx, (card,))
+
+
+WAR_REVEAL = DecisionKind(
+    "war_reveal",
+    rule="R83",
+    refusal="reveal 2 different unrevealed cards of yours",
+    fields={"cards": list},
+    offer=_reveal_prompt,
+    apply=lambda ctx, cmd: reveal_for_war(ctx, tuple(own_card(ctx.state, cmd["seat"], c) for c in cmd["cards"])),
+    mob=_mob_reveal,
+    aliases=("reveal",),
+)

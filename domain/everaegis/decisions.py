@@ -1,0 +1,57 @@
+"""Every decision kind of Ever Aegis, each declared once in the module that owns its rule.
+
+To add a decision: declare a ``DecisionKind`` beside its rule (its command fields, prompt, apply and mob), list
+it here, and make ``flow.waiting`` ask for it where the game waits for it. ``decide``, the prompts, the
+refusals and the mobs find it here; nothing else lists the kinds.
+"""
+
+from __future__ import annotations
+
+from domain.everaegis.actions import BARRACKS_DISCARD, DECLARE, PUT_BACK, SANCTION_DISCARD
+from domain.everaegis.artificers import ARTIFICER_GIFT
+from domain.everaegis.blasphemy import SPOILS
+from domain.everaegis.cards import CHOOSE_YEAR
+from domain.everaegis.consumables import USE_ITEM
+from domain.everaegis.effects import EFFECT_CHOICE, EFFECT_ORDER
+from domain.everaegis.items import TAKE_SANCTION, TREATY_GIFT
+from domain.everaegis.leaders import CHOOSE_LEADER
+from domain.everaegis.reactions import CLOSE_WINDOW, PAY, PROVE, REACT, TAKE_BRIG
+from domain.everaegis.reactive import DRAW_REACTION
+from domain.everaegis.resign import RESIGN
+from domain.everaegis.setup import SETUP_REVEAL
+from domain.everaegis.undo import CLOSE_UNDO, UNDO
+from domain.everaegis.war import WAR_REVEAL
+from domain.kernel.decisions import Registry
+
+DECISIONS = Registry(
+    [
+        # setup
+        CHOOSE_LEADER,
+        ARTIFICER_GIFT,
+        SETUP_REVEAL,
+        # the turn
+        DRAW_REACTION,
+        CHOOSE_YEAR,
+        USE_ITEM,
+        DECLARE,
+        REACT,
+        PROVE,
+        PAY,
+        TAKE_BRIG,
+        SANCTION_DISCARD,
+        BARRACKS_DISCARD,
+        PUT_BACK,
+        TAKE_SANCTION,
+        WAR_REVEAL,
+        SPOILS,
+        EFFECT_CHOICE,
+        EFFECT_ORDER,
+        UNDO,
+        # at any time
+        TREATY_GIFT,
+        RESIGN,
+        # the service's
+        CLOSE_WINDOW,
+        CLOSE_UNDO,
+    ]
+)

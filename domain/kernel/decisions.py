@@ -1,0 +1,92 @@
+"""Decision kinds: each kind of decision a ruleset asks for, declared once, with everything about it.
+
+A kind names both the prompt and the command that answers it (one vocabulary). Its declaration says which
+fields the command carries, how its options are offered to the seat asked (the prompt, compact), the rule
+that governs it and what a legal answer is in words (for refusals), how a checked command is carried out,
+and how a seat the rules play themselves (a mob) decides it. The pipeline (``decide``), the prompts, the
+refusals and the mobs are loops over a ``Registry`` of kinds; nothing else lists them.
+
+Commands that answer no prompt (a seat's own ``resign``, the service's ``timeout`` and the closing of
+windows) are kinds too, with a ``handle`` that turns the command into events directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.kernel.events import Event
+from domain.kernel.prompts import Prompt
+
+FieldType = type | tuple[type, ...]
+
+
+@dataclass(frozen=True)
+class DecisionKind:
+    """One kind of decision. ``offer(state, seat)``: the prompt for a seat asked for it (for a ``free`` kind, the
+    prompt if the seat may make it now, else None); ``apply(ctx, command)``:
+    carry out a command its prompt accepted; ``mob(ctx, seat)``: decide it for a seat the rules play (R173);
+    ``handle(state, command)``: the events of a command that answers no prompt."""
+
+    kind: str
+    rule: str
+    refusal: str
+    fields: Mapping[str, FieldType] = field(default_factory=dict)
+    offer: Callable[[Any, int], Prompt | None] | None = None
+    apply: Callable[[Any, dict[str, Any]], None] | None = None
+    mob: Callable[[Any, int], None] | None = None
+    handle: Callable[[Any, dict[str, Any]], list[Event]] | None = None
+    aliases: tuple[str, ...] = ()  # older command types that still answer this kind's prompt
+    system: bool = False  # only the service sends it
+    window: bool = False  # closed by the ruleset's own deadline: never timed out
+    seatless: bool = False  # the command names no seat of its own
+    free: bool = False  # offered whenever it applies (``offer`` returns None when not), never awaited
+
+    def __post_init__(self) -> None:
+        if (self.offer is None) == (self.handle is None):
+            raise ValueError(f"decision kind {self.kind}: either offered as a prompt (offer, apply) or handled directly")
+        if self.offer is not None and self.apply is None:
+            raise ValueError(f"decision kind {self.kind}: an offered kind needs apply")
+
+
+class Registry:
+    """Every decision kind of a ruleset, by kind and by the older command types that still answer them."""
+
+    def __init__(self, kinds: list[DecisionKind]):
+        self._kinds: dict[str, DecisionKind] = {}
+        self._types: dict[str, list[DecisionKind]] = {}
+        for k in kinds:
+            if k.kind in self._kinds:
+                raise ValueError(f"decision kind {k.kind} is declared twice")
+            self._kinds[k.kind] = k
+        for k in kinds:
+            for name in (k.kind, *k.aliases):
+                if name != k.kind and name in self._kinds:
+                    raise ValueError(f"{name} is a decision kind; it cannot also be an older name of {k.kind}")
+                self._types.setdefault(name, []).append(k)
+
+    def __getitem__(self, kind: str) -> DecisionKind:
+        return self._kinds[kind]
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._kinds
+
+    def __iter__(self) -> Iterator[DecisionKind]:
+        return iter(self._kinds.values())
+
+    def answering(self, command_type: str) -> list[DecisionKind]:
+        """The kinds a command of this type may answer: its own kind, or every kind it is an older name of."""
+        return self._types.get(command_type, [])
+
+    @property
+    def command_types(self) -> list[str]:
+        return list(self._types)
+
+    @property
+    def system(self) -> frozenset[str]:
+        return frozenset(k.kind for k in self if k.system)
+
+    @property
+    def windows(self) -> frozenset[str]:
+        return frozenset(k.kind for k in self if k.window)
