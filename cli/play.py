@@ -110,20 +110,16 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
                 time.sleep(0.2)  # waiting for a deadline or another player
                 continue
             prompt = prompts[0]
-            options = prompt["options"]
             if args.auto:
-                choice = rng.randrange(len(options))
+                command: dict[str, Any] | None = fill(rng.choice(prompt["options"]), rng)
             else:
                 print(describe(view), file=out)
                 left = f" (decide within {max(0, round(prompt['deadline'] - time.time()))} s)" if prompt["deadline"] else ""
                 print(prompt["text"] + left, file=out)
-                for i, o in enumerate(options):
-                    print(f"  [{i}] {o['label']}", file=out)
-                choice = _ask(len(options), out, inp)
-                if choice is None:
+                command = _menu(prompt, out, inp)
+                if command is None:
                     print("bye: the game stays on the server", file=out)
                     return 0
-            command = {"type": "resign"} if choice == RESIGN else options[choice]["command"]
             result = api.call("POST", f"/api/games/{gid}/commands", command, token=me["token"])
             moves += 1
             if not args.auto:
@@ -137,21 +133,98 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
         return 1
 
 
-RESIGN = -1
+RESIGN = {"type": "resign"}
+MENU_AT_ONCE = 9  # more options than this, of several kinds: ask for the kind first
 
 
-def _ask(n: int, out: TextIO, inp: TextIO) -> int | None:
-    """An option's number, ``RESIGN``, or None to quit (the game stays on the server)."""
+def fill(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The option's command with each of its params set to values picked at random (the README's contract)."""
+    command = dict(option["command"])
+    for p in option.get("params", []):
+        values = [c["value"] for c in p["choices"]]
+        if p["max"] == 1:
+            command[p["name"]] = rng.choice(values)
+            continue
+        k = rng.randint(p["min"], min(p["max"], len(values)) if p["distinct"] else p["max"])
+        command[p["name"]] = rng.sample(values, k) if p["distinct"] else [rng.choice(values) for _ in range(k)]
+    return command
+
+
+def _menu(prompt: dict[str, Any], out: TextIO, inp: TextIO) -> dict[str, Any] | None:
+    """A short menu: the kind of option when there are many (an action), then the option, then each of its
+    parameters. Returns the command, ``RESIGN``, or None to quit."""
+    options = prompt["options"]
+    groups = list(dict.fromkeys(o["group"] for o in options))
+    if len(options) > MENU_AT_ONCE and len(groups) > 1:
+        labels = [f"{g.replace('_', ' ').capitalize()} ({sum(o['group'] == g for o in options)} options)" for g in groups]
+        picked = _ask(labels, "which kind", out, inp)
+        if not isinstance(picked, int):
+            return picked
+        options = [o for o in options if o["group"] == groups[picked]]
+    if len(options) == 1:
+        option = options[0]
+    else:
+        picked = _ask([o["label"] for o in options], "your choice", out, inp)
+        if not isinstance(picked, int):
+            return picked
+        option = options[picked]
+    command = dict(option["command"])
+    for p in option.get("params", []):
+        labels = [c["label"] for c in p["choices"]]
+        values = [c["value"] for c in p["choices"]]
+        print(f"  {option['label']} {p['name']}:", file=out)
+        if p["max"] == 1:
+            picked = _ask(labels, p["name"], out, inp)
+            if not isinstance(picked, int):
+                return picked
+            command[p["name"]] = values[picked]
+            continue
+        chosen = _ask_many(labels, p, out, inp)
+        if not isinstance(chosen, list):
+            return chosen
+        command[p["name"]] = [values[i] for i in chosen]
+    return command
+
+
+def _read(question: str, out: TextIO, inp: TextIO) -> str | dict[str, Any] | None:
+    print(f"{question} (r to resign, q to quit): ", end="", file=out, flush=True)
+    line = inp.readline()
+    if not line or line.strip().lower() in ("q", "quit"):
+        return None
+    if line.strip().lower() in ("r", "resign"):
+        return RESIGN
+    return line.strip()
+
+
+def _ask(labels: list[str], question: str, out: TextIO, inp: TextIO) -> int | dict[str, Any] | None:
+    """The number of one of ``labels``, ``RESIGN``, or None to quit (the game stays on the server)."""
+    for i, label in enumerate(labels):
+        print(f"  [{i}] {label}", file=out)
     while True:
-        print(f"your choice (0-{n - 1}, r to resign, q to quit): ", end="", file=out, flush=True)
-        line = inp.readline()
-        if not line or line.strip().lower() in ("q", "quit"):
-            return None
-        if line.strip().lower() in ("r", "resign"):
-            return RESIGN
-        if line.strip().isdigit() and int(line) < n:
+        line = _read(f"{question} (0-{len(labels) - 1})", out, inp)
+        if not isinstance(line, str):
+            return line
+        if line.isdigit() and int(line) < len(labels):
             return int(line)
         print("  that is not one of the options", file=out)
+
+
+def _ask_many(labels: list[str], p: dict[str, Any], out: TextIO, inp: TextIO) -> list[int] | dict[str, Any] | None:
+    """Between ``min`` and ``max`` numbers, separated by spaces (in order, where order matters)."""
+    for i, label in enumerate(labels):
+        print(f"  [{i}] {label}", file=out)
+    how = f"{p['min']}" if p["min"] == p["max"] else f"{p['min']} to {p['max']}"
+    order = ", in order" if p["ordered"] else ""
+    while True:
+        line = _read(f"pick {how}{order}, separated by spaces", out, inp)
+        if not isinstance(line, str):
+            return line
+        parts = line.replace(",", " ").split()
+        if all(x.isdigit() and int(x) < len(labels) for x in parts) and p["min"] <= len(parts) <= p["max"]:
+            picked = [int(x) for x in parts]
+            if not p["distinct"] or len(set(picked)) == len(picked):
+                return picked
+        print("  that is not a valid pick", file=out)
 
 
 def _event_line(e: dict[str, Any]) -> str:
@@ -183,5 +256,5 @@ def add_parser(sub: Any) -> None:
         default=0,
         help="your clock per decision; when it runs out a bot decides for you (default 0: no clock, as you play bots)",
     )
-    p.add_argument("--auto", action="store_true", help="pick your options at random instead of asking")
+    p.add_argument("--auto", action="store_true", help="pick your options (and their parameters) at random instead of asking")
     p.set_defaults(run=run)

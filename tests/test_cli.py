@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+import random
 import re
 
 import pytest
 
+from cli import play
 from cli.main import main
 
 
@@ -59,3 +62,63 @@ def test_every_command_has_help(capsys):
             main(argv)
         assert exit_info.value.code == 0
         assert "usage: aegis" in capsys.readouterr().out
+
+
+def _prompt_with_params() -> dict:
+    """A declaration prompt as the service sends it: War with a target to pick, Library with 2 slots to pick."""
+    war = {"label": "War on …", "group": "war", "command": {"type": "declare", "seat": 0, "action": "war"}}
+    war["params"] = [
+        {
+            "name": "target",
+            "min": 1,
+            "max": 1,
+            "distinct": True,
+            "ordered": False,
+            "choices": [{"label": "Jeff", "value": 1}, {"label": "Sally", "value": 2}],
+        }
+    ]
+    slots = [
+        {"label": f"{who}'s {a}", "value": {"seat": s, "action": a.lower()}}
+        for s, who in ((1, "Jeff"), (2, "Sally"))
+        for a in ("War", "Temple")
+    ]
+    library = {"label": "Library: SANCTION …", "group": "library", "command": {"type": "declare", "seat": 0, "action": "library"}}
+    library["params"] = [{"name": "sanctions", "min": 2, "max": 2, "distinct": True, "ordered": False, "choices": slots}]
+    recruit = {
+        "label": "Recruit",
+        "group": "recruit",
+        "command": {"type": "declare", "seat": 0, "action": "recruit"},
+        "params": [],
+    }
+    return {"kind": "declare", "text": "Ann: use 1 of your 8 actions", "options": [recruit, war, library]}
+
+
+def test_play_menu_asks_the_option_then_each_parameter():
+    """aegis play: the option, then its parameter (War: the target), then for a pick of 2 two numbers; a repeated
+    number where values must differ is refused and asked again."""
+    out = io.StringIO()
+    assert play._menu(_prompt_with_params(), out, io.StringIO("1\n1\n")) == {
+        "type": "declare",
+        "seat": 0,
+        "action": "war",
+        "target": 2,
+    }
+    assert "[1] Sally" in out.getvalue()
+    out = io.StringIO()
+    command = play._menu(_prompt_with_params(), out, io.StringIO("2\n3 3\n0 3\n"))
+    assert command["sanctions"] == [{"seat": 1, "action": "war"}, {"seat": 2, "action": "temple"}]
+    assert "that is not a valid pick" in out.getvalue() and "pick 2, separated by spaces" in out.getvalue()
+    assert play._menu(_prompt_with_params(), io.StringIO(), io.StringIO("r\n")) == {"type": "resign"}
+    assert play._menu(_prompt_with_params(), io.StringIO(), io.StringIO("q\n")) is None
+
+
+def test_play_auto_fills_every_parameter_within_its_bounds():
+    rng = random.Random(3)
+    for _ in range(50):
+        for option in _prompt_with_params()["options"]:
+            command = play.fill(option, rng)
+            for p in option["params"]:
+                values = [c["value"] for c in p["choices"]]
+                picked = command[p["name"]] if p["max"] > 1 else [command[p["name"]]]
+                assert p["min"] <= len(picked) <= p["max"] and all(v in values for v in picked)
+                assert len({str(v) for v in picked}) == len(picked)

@@ -77,9 +77,9 @@ def declarations(s: GameState, seat: int, only: str | None = None) -> list[Optio
     return out
 
 
-def players_param(s: GameState, name: str, seats: list[int]) -> Param:
-    """A parameter that picks one of ``seats``, by name."""
-    return Param(name, tuple(Choice(s.players[t].name, t) for t in seats))
+def players_param(s: GameState, name: str, seats: list[int], words: str = "") -> Param:
+    """A parameter that picks one of ``seats``, by name (after ``words``)."""
+    return Param(name, tuple(Choice(f"{words}{s.players[t].name}", t) for t in seats))
 
 
 def _plain_label(s: GameState, seat: int, name: str) -> str:
@@ -87,8 +87,8 @@ def _plain_label(s: GameState, seat: int, name: str) -> str:
 
 
 def _temple_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
-    """R46, A19, A32: give any revealed card possessed by any player (eliminated players' too) to any player,
-    one option per card, the recipient a parameter (never the card's own holder).
+    """R46, A19, A32: give any revealed card possessed by any player (eliminated players' too) to any player:
+    one option per holder of revealed cards, the card and the recipient (never that holder) to pick.
     Under Vengeance nothing is taken from an eliminated player (R159)."""
     out = []
     recipients = [r for r in remaining if r != partner]
@@ -97,12 +97,10 @@ def _temple_options(s: GameState, seat: int, partner: int | None, remaining: lis
         if owner.seat == partner or (vengeance and owner.eliminated):
             continue
         to = [r for r in recipients if r != owner.seat]
-        if not to:
-            continue
-        for card in owner.cards:
-            if card.revealed:
-                label = f"Temple: give {owner.name}'s revealed {card.name} to"
-                out.append(Option(label, _declare(seat, "temple", card=card.id), "temple", (players_param(s, "recipient", to),)))
+        cards = tuple(Choice(f"{owner.name}'s revealed {c.name} ({c.id})", c.id) for c in owner.cards if c.revealed)
+        if to and cards:
+            params = (Param("card", cards), players_param(s, "recipient", to, "to "))
+            out.append(Option("Temple: give", _declare(seat, "temple"), "temple", params))
     return out
 
 
