@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from domain.everaegis.config import OPTIONS
-from domain.everaegis.diagnose import _REASONS
+from domain.everaegis.decide import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "rulings.md").read_text()
@@ -30,7 +30,7 @@ def _rules_named_by_errors() -> set[str]:
         text = path.read_text()
         found.update(re.findall(r'rule="([^"]+)"', text))
         found.update(re.findall(r'return "([RAS]\d+)", "', text))
-    found.update(rule for rule, _ in _REASONS.values())
+    found.update(kind.rule for kind in COMMANDS)  # the rule each decision kind's refusal names
     return found
 
 
