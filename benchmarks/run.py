@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from domain.everaegis.config import make_config
-from domain.everaegis.decide import decide, start
-from domain.everaegis.evolve import apply, fold
+from domain.everaegis.decide import push, start
+from domain.everaegis.evolve import fold
 from domain.simulation import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,10 +72,7 @@ def engine(games: int = 40) -> dict[str, Any]:
             events = start(config, seed)
             state = fold(config, events)
             for cmd in commands:
-                new = decide(state, cmd)
-                for e in new:
-                    apply(state, e)
-                events.extend(new)
+                events.extend(push(state, cmd))  # decide, each event applied once to the state
             logs.append(events)
         t_decide = time.perf_counter() - t0
         t0 = time.perf_counter()

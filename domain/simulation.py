@@ -10,7 +10,6 @@ from typing import Any
 from domain.bots import make_bot
 from domain.everaegis.classic import ClassicCatalog
 from domain.everaegis.config import make_config
-from domain.everaegis.evolve import apply
 from domain.everaegis.flow import waiting
 from domain.everaegis.ruleset import RULESET
 from domain.kernel.events import Event, canonical_json
@@ -77,10 +76,7 @@ def play_game(
         if command is None:
             raise AssertionError(f"bot at seat {seat} declined a blocking decision in game {seed}")
         commands.append(command)
-        new = RULESET.decide(state, command)
-        for e in new:
-            apply(state, e)  # decide returned events for exactly this state: fold them in place
-        events.extend(new)
+        events.extend(RULESET.push(state, command))
     return GameRecord(
         seed=seed,
         events=events,

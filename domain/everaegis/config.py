@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from domain.everaegis.variant_config import check_variants
@@ -112,7 +113,7 @@ class Config:
         """The value of a game option: the one given at creation, or its default."""
         return int(self.options.get(name, OPTIONS[name].default))
 
-    @property
+    @cached_property
     def thresholds(self) -> Thresholds:
         v = set(self.variants)
         long_game = "long" in v

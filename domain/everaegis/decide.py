@@ -20,7 +20,7 @@ from domain.everaegis.config import Config
 from domain.everaegis.context import Ctx
 from domain.everaegis.decisions import DECISIONS
 from domain.everaegis.diagnose import diagnose
-from domain.everaegis.evolve import initial_state
+from domain.everaegis.evolve import apply, initial_state
 from domain.everaegis.flow import Need, advance, waiting
 from domain.everaegis.prompts import prompts
 from domain.everaegis.rig import rigged_setup
@@ -134,16 +134,33 @@ def _type_words(type_: FieldType) -> str:
 
 
 def decide(state: GameState, command: dict[str, Any]) -> list[Event]:
-    """Validate ``command`` against the rules and return the events it causes (numbered from ``state.seq + 1``)."""
+    """Validate ``command`` against the rules and return the events it causes (numbered from ``state.seq + 1``);
+    ``state`` is not changed (they are worked out on a copy)."""
+    return _play(state, command, in_place=False)
+
+
+def push(state: GameState, command: dict[str, Any]) -> list[Event]:
+    """``decide`` and apply in one step: ``state`` itself moves on by the events it returns (python-chess's
+    ``push``), with no copy of the state and every event applied once. A refusal is raised before anything
+    changes: every check is made on the unchanged state first."""
+    return _play(state, command, in_place=True)
+
+
+def _play(state: GameState, command: dict[str, Any], in_place: bool) -> list[Event]:
     cmd = normalize(command)
     if state.status == "finished":
         if cmd["type"] == "timeout":
             raise GameOver("the game is over: no decision is waiting, so none can time out", rule="S3")
         raise GameOver("the game is over; nothing more can be played", rule="R9")
     kind, checked = check(state, cmd)
-    ctx = Ctx(state.clone(), cmd.get("at"))
+    # a handled command (resign, timeout, a window's end) checks its own preconditions as it runs, so it runs on a
+    # copy; an answer to a prompt was checked above and may run on the state itself
+    ctx = Ctx(state if in_place and kind.handle is None else state.clone(), cmd.get("at"))
     _carry_out(ctx, kind, checked)
     advance(ctx)
+    if in_place and ctx.state is not state:  # a handled command ran on a copy: move the state on by its events
+        for event in ctx.events:
+            apply(state, event)
     return ctx.events
 
 
@@ -163,12 +180,13 @@ def check(state: GameState, cmd: dict[str, Any]) -> tuple[DecisionKind, dict[str
     seat = cmd["seat"]
     names = {k.kind for k in kinds}
     only = cmd["action"] if cmd["type"] == "declare" else None
-    candidates = [p for p in prompts(state, seat, only) if p.kind in names]
+    candidates = prompts(state, seat, only, names)
     if not candidates and len(kinds) > 1:
         _check_fields_of_any(kinds, cmd)  # an older type: malformed if it fits none of the kinds it may answer
     for prompt in candidates:
         kind = COMMANDS[prompt.kind]
-        _check_fields(kind, cmd)
+        if len(kinds) > 1:  # an older type: the fields of the kind it turned out to answer
+            _check_fields(kind, cmd)
         answer = {**cmd, "type": prompt.kind}
         if prompt.accepts(answer):
             return kind, answer

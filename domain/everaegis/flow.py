@@ -55,6 +55,8 @@ def advance(ctx: Ctx) -> None:
 def mob_step(ctx: Ctx) -> bool:
     """Make the first decision the game waits for from a mob, as its kind's ``mob`` says. False if no mob is
     awaited. R178: a usable consumable comes before the action it could precede."""
+    if not ctx.state.config.mobs:
+        return False
     for need in sorted(waiting(ctx.state), key=lambda n: n.kind != "use_item"):
         if ctx.state.is_mob(need.seat):
             decide_for_mob = DECISIONS[need.kind].mob

@@ -16,12 +16,12 @@ from domain.everaegis.state import GameState
 from domain.kernel.prompts import Prompt
 
 
-def prompts(s: GameState, seat: int | None = None, only: str | None = None) -> list[Prompt]:
+def prompts(s: GameState, seat: int | None = None, only: str | None = None, kinds: set[str] | None = None) -> list[Prompt]:
     """Open prompts, for one seat or for all; free prompts (TREATY gifts) come last. ``only``: a declaration
-    prompt narrowed to one action (what checking a declaration needs)."""
+    prompt narrowed to one action; ``kinds``: only prompts of these kinds (what checking a command needs)."""
     out: list[Prompt] = []
     for need in waiting(s):
-        if seat is None or need.seat == seat:
+        if (seat is None or need.seat == seat) and (kinds is None or need.kind in kinds):
             if need.kind == "declare" and only is not None:
                 out.append(declaration_prompt(s, need.seat, only))
                 continue
@@ -31,7 +31,7 @@ def prompts(s: GameState, seat: int | None = None, only: str | None = None) -> l
             assert prompt is not None
             out.append(prompt)
     for kind in DECISIONS:
-        if kind.free and kind.offer is not None:
+        if kind.free and kind.offer is not None and (kinds is None or kind.kind in kinds):
             for who in range(s.seats) if seat is None else (seat,):
                 prompt = kind.offer(s, who)
                 if prompt is not None:

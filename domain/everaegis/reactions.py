@@ -206,17 +206,6 @@ def _react_prompt(s: GameState, seat: int) -> Prompt:
     opts = [Option("Pass", {**base, "answer": "pass"}, "pass")]
     if w.claim and s.may_call(seat, w.claimant):  # R61: a non-claim (Recruit, War, a mob's action) cannot be called
         opts.append(Option(f"Call {claimant}'s bluff: they claim a {w.claim}", {**base, "answer": "call"}, "call"))
-    plan = describe_plan(s, act, reader=seat)
-    about: dict[str, Any] = {
-        "window": w.id,
-        "about": w.about,
-        "claimant": w.claimant,
-        "claim": w.claim or None,
-        "action": act.action,
-        "plan": dict(act.plan),
-        "does": plan,
-        "affects": sorted(affected(s, act)),
-    }
     if w.about == "action":
         if seat in reactive.users(s, act):
             for item in reactive.reactions(s, seat):
@@ -225,16 +214,33 @@ def _react_prompt(s: GameState, seat: int) -> Prompt:
         for means in guard_means(s, seat, act):
             label = f"Guard with a {w.claim} claim" if means == "card" else "Guard with the WALL"
             opts.append(Option(label, {**base, "answer": "guard", "means": means}, "guard"))
-        what = (
-            f"{claimant} declares {act.action.title()} (claiming a {w.claim}): {plan}"
-            if w.claim
-            else f"{claimant}{' (a mob)' if s.is_mob(w.claimant) else ''} uses {act.action.title()}: {plan}"
-        )
-    else:
-        what = f"{claimant} guards with a {w.claim} claim against {s.players[act.declarer].name}'s {act.action.title()}"
-        about["guarding"] = w.claimant
-    text = f"{s.players[seat].name}: {what}. Pass, call{' or guard' if len(opts) > 2 else ''} (R39, R56)"
-    return Prompt(seat, "react", text, tuple(opts), deadline=w.deadline, about=about)
+
+    def text() -> str:
+        if w.about != "action":
+            what = f"{claimant} guards with a {w.claim} claim against {s.players[act.declarer].name}'s {act.action.title()}"
+        elif w.claim:
+            what = f"{claimant} declares {act.action.title()} (claiming a {w.claim}): {describe_plan(s, act, seat)}"
+        else:
+            mob = " (a mob)" if s.is_mob(w.claimant) else ""
+            what = f"{claimant}{mob} uses {act.action.title()}: {describe_plan(s, act, seat)}"
+        return f"{s.players[seat].name}: {what}. Pass, call{' or guard' if len(opts) > 2 else ''} (R39, R56)"
+
+    def about() -> dict[str, Any]:
+        out = {
+            "window": w.id,
+            "about": w.about,
+            "claimant": w.claimant,
+            "claim": w.claim or None,
+            "action": act.action,
+            "plan": dict(act.plan),
+            "does": describe_plan(s, act, seat),
+            "affects": sorted(affected(s, act)),
+        }
+        if w.about == "guard":
+            out["guarding"] = w.claimant
+        return out
+
+    return Prompt(seat, "react", text, tuple(opts), deadline=w.deadline, context=about)
 
 
 def _react(ctx: Ctx, cmd: dict[str, Any]) -> None:

@@ -61,6 +61,9 @@ class EverAegis:
     def decide(self, state: GameState, command: dict[str, Any]) -> list[Event]:
         return _decide.decide(state, command)
 
+    def push(self, state: GameState, command: dict[str, Any]) -> list[Event]:
+        return _decide.push(state, command)
+
     def evolve(self, state: GameState, event: Event) -> GameState:
         return _evolve.evolve(state, event)
 

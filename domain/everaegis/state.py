@@ -480,6 +480,8 @@ class GameState:
 
     def items_acting(self, seat: int, when: str, item_class: str | None = None) -> list[str]:
         """The kinds of Classic items ``seat`` holds whose effect acts ``when`` (and of ``item_class``)."""
+        if not self.held:
+            return []
         out = []
         for name in sorted({name for name, by in self.held.items() if by.get(seat)}):
             entry = self.item_entry(name)

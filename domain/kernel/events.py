@@ -41,6 +41,10 @@ class Event:
         return out
 
     def with_seq(self, seq: int) -> Event:
+        """A copy numbered ``seq`` (the event itself when it is not numbered yet: a fresh event joins a log once)."""
+        if self.seq == 0:
+            object.__setattr__(self, "seq", seq)
+            return self
         return dataclasses.replace(self, seq=seq)
 
 

@@ -12,13 +12,17 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations, permutations, product
 from math import comb, perm
 from typing import Any
 
 
-def _key(value: Any) -> str:
-    """Values compared by their JSON (so that ``true`` is never the seat 1, nor ``1.0`` the seat 1)."""
+def _key(value: Any) -> Any:
+    """Values compared by type and content (so that ``true`` is never the seat 1, nor ``1.0`` the seat 1):
+    scalars as (type, value), anything else by its canonical JSON."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return (type(value), value)
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
@@ -63,11 +67,12 @@ class Param:
         """One value is picked, sent as itself rather than as a list."""
         return self.max == 1
 
-    def _index(self) -> dict[str, int]:
+    @cached_property
+    def _index(self) -> dict[Any, int]:
         return {_key(c.value): i for i, c in enumerate(self.choices)}
 
     def accepts(self, value: Any) -> bool:
-        index = self._index()
+        index = self._index
         if self.single:
             return _key(value) in index
         if not isinstance(value, list) or not self.min <= len(value) <= self.max:
@@ -174,7 +179,10 @@ class Option:
         """Is ``command`` one of the commands this option stands for?"""
         names = {p.name for p in self.params}
         for name, value in self.command.items():
-            if name not in command or _key(command[name]) != _key(value):
+            if name not in command:
+                return False
+            given = command[name]
+            if given is not value and (type(given) is not type(value) or _key(given) != _key(value)):
                 return False
         for name in command:
             if name not in self.command and name not in names and name not in ENVELOPE:
@@ -221,16 +229,25 @@ class Prompt:
     """A decision the game waits for: who, what kind, why, the options, and an optional deadline.
 
     ``about``: what the decision is about, in structure (for a reaction: the claim, its action, and what it
-    would do to whom), so that a client need not parse ``text``.
+    would do to whom), so that a client need not parse ``text``. ``words`` and ``context`` may be functions, so
+    that checking a command against the options never spells out what only a reader needs.
     """
 
     seat: int
     kind: str
-    text: str
+    words: str | Callable[[], str]
     options: tuple[Option, ...] = field(default_factory=tuple)
     deadline: float | None = None
     free: bool = False  # True for choices open at any time that do not block the game
-    about: dict[str, Any] | None = None
+    context: dict[str, Any] | Callable[[], dict[str, Any]] | None = None
+
+    @property
+    def text(self) -> str:
+        return self.words if isinstance(self.words, str) else self.words()
+
+    @property
+    def about(self) -> dict[str, Any] | None:
+        return self.context() if callable(self.context) else self.context
 
     def accepts(self, command: dict[str, Any]) -> bool:
         return any(o.accepts(command) for o in self.options)

@@ -53,7 +53,11 @@ class Ruleset(Protocol):
         """Check a rigged setup before it is stored (raise ``MalformedCommand`` naming what is wrong)."""
 
     def decide(self, state: Any, command: dict[str, Any]) -> list[Event]:
-        """The events a command causes, or a ``DomainError`` naming the rule it breaks."""
+        """The events a command causes, or a ``DomainError`` naming the rule it breaks (``state`` is not changed)."""
+
+    def push(self, state: Any, command: dict[str, Any]) -> list[Event]:
+        """``decide``, and ``state`` itself moves on by the events returned (no copy; each event applied once). A
+        refusal leaves ``state`` as it was."""
 
     def evolve(self, state: Any, event: Event) -> Any:
         """The state after one event (a new object; ``state`` is not changed)."""
