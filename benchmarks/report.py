@@ -121,8 +121,20 @@ def _seek(r: dict[str, Any]) -> list[str]:
     ]
 
 
+def _prompts(r: dict[str, Any]) -> list[str]:
+    return [
+        f"{r['games']} games of {r['seats']} seats (random bots), every seat's table and prompts as JSON after every "
+        f"command: {r['views']} views.",
+        "",
+        "| view bytes p50 | view bytes max | most options in a prompt | most complete commands they stand for |",
+        "|---:|---:|---:|---:|",
+        f"| {r['view_bytes_p50']} | {r['view_bytes_max']} | {r['most_options']} | {r['most_commands']} |",
+    ]
+
+
 SECTIONS = {
     "engine": ("Engine: decide+evolve in-process, against evolve alone", _engine),
+    "prompts": ("Prompts: compact options at 10 seats, against the commands they stand for", _prompts),
     "store": ("Store: the HTTP command path, against a bare save and raw sqlite3", _store),
     "load": ("Load: concurrent games over HTTP against gunicorn", _load),
     "projections": ("Lag: saved event to Redis view and to another process's SSE stream", _projections),

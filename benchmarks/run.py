@@ -4,7 +4,10 @@ the same run.
 
 engine: commands per second through ``decide`` + ``evolve`` in-process, replaying commands recorded
 from bot games (so the bots' own thinking is not timed), against ``evolve`` alone over the same
-events (the floor: applying what was decided).
+events (the floor: applying what was decided). ``push`` decides and applies in one.
+
+prompts: the size of a seat's table and prompts as JSON along whole 10-seat games, and the most options in a
+prompt against the complete commands they stand for (``benchmarks/prompts.py``).
 
 store: commands per second through the REST API on SQLite and on PostgreSQL, against a bare
 eventsourcing save of the same events and raw sqlite3 commits of the same bytes (``benchmarks/store.py``).
@@ -107,9 +110,12 @@ def print_engine(result: dict[str, Any]) -> None:
         )
 
 
-SUITES = ("engine", "store", "load", "projections", "seek")
-DEFAULT_SIZE = {"engine": 40, "store": 10, "load": 200, "projections": 1000, "seek": 1}
-SIZE_MEANS = "games (engine 40, store 10, load 200 concurrent), events for projections (1000); seek ignores it"
+SUITES = ("engine", "prompts", "store", "load", "projections", "seek")
+DEFAULT_SIZE = {"engine": 40, "prompts": 3, "store": 10, "load": 200, "projections": 1000, "seek": 1}
+SIZE_MEANS = (
+    "games (engine 40, prompts 3 of 10 seats, store 10, load 200 concurrent), events for projections (1000); "
+    "seek ignores it"
+)
 
 
 def run_suite(suite: str, size: int, stamp: str) -> dict[str, Any]:
@@ -119,6 +125,10 @@ def run_suite(suite: str, size: int, stamp: str) -> dict[str, Any]:
     if suite == "engine":
         result = engine(size)
         printer: Any = print_engine
+    elif suite == "prompts":
+        from benchmarks.prompts import print_prompts, prompts
+
+        result, printer = prompts(size), print_prompts
     elif suite == "store":
         from benchmarks.store import print_store, store
 

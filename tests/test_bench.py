@@ -46,3 +46,11 @@ def test_store_and_load_suites_measure_against_their_baselines_and_write_the_pag
     assert [p.name for p in written] == ["performance.md", "load-latency.png"]
     assert "| postgres |" in page and "errors**" in page and "![Latency distribution" in page
     assert json.dumps(machine()["cpus"]) in page
+
+
+def test_prompts_suite_reports_view_sizes_and_options_against_the_commands_they_stand_for():
+    from benchmarks.prompts import prompts
+
+    r = prompts(games=1, seats=10)
+    assert r["views"] > 100 and 0 < r["view_bytes_p50"] <= r["view_bytes_max"] <= 32 * 1024
+    assert 0 < r["most_options"] <= 100 < r["most_commands"]  # compact: a few options stand for hundreds of commands
