@@ -3,22 +3,45 @@ and the clock reading the service passed with the command (``None`` in pure simu
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.everaegis.evolve import apply
 from domain.everaegis.state import GameState
 from domain.kernel.events import Event
 from domain.kernel.rng import SeededRng
 
 
-class Ctx:
-    __slots__ = ("events", "now", "state")
+@dataclass(frozen=True)
+class Need:
+    """A decision the game waits for: ``seat`` is asked for a decision of ``kind`` (a decision kind)."""
 
-    def __init__(self, state: GameState, now: float | None = None):
+    seat: int
+    kind: str
+
+
+class Unsettled(Exception):
+    """A look at who is asked found the game still moving on by itself (``Ctx(..., looking=True)``)."""
+
+
+class Ctx:
+    __slots__ = ("asked", "events", "looking", "now", "state")
+
+    def __init__(self, state: GameState, now: float | None = None, looking: bool = False):
         self.state = state
         self.events: list[Event] = []
         self.now = now
+        self.asked: list[Need] = []  # what the last step that stopped waits for
+        self.looking = looking  # only looking at who is asked: nothing may be emitted
+
+    def wait(self, *needs: Need) -> bool:
+        """The game waits for these decisions: record them where the flow stops. Returns False (nothing moved)."""
+        self.asked = list(needs)
+        return False
 
     def emit(self, event: Event) -> None:
         """Number the event, apply it to the working state and keep it."""
+        if self.looking:
+            raise Unsettled(event.TYPE)
         event = event.with_seq(self.state.seq + 1)
         apply(self.state, event)
         self.events.append(event)

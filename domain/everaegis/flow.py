@@ -6,17 +6,14 @@ players or ends. ``waiting`` says who must decide what; ``prompts`` turns that i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from domain.everaegis import artificers, consumables
 from domain.everaegis import events as ev
-from domain.everaegis.actions import execute_step, put_back_choices, sanction_choices, sanction_step
+from domain.everaegis.actions import execute_step, sanction_step
 from domain.everaegis.blasphemy import token_step
 from domain.everaegis.cards import chooser, draw_step, reveal
-from domain.everaegis.context import Ctx
+from domain.everaegis.context import Ctx, Need, Unsettled
 from domain.everaegis.decisions import DECISIONS
 from domain.everaegis.effects import decision, effect_step, fire_triggers
-from domain.everaegis.items import brig_sources, sanction_sources
 from domain.everaegis.leaders import all_chosen, choosers, selection_step
 from domain.everaegis.overlord import out_of_cards_step
 from domain.everaegis.reactions import (
@@ -26,23 +23,14 @@ from domain.everaegis.reactions import (
     close_window,
     open_window,
     penalty_choices,
-    proof_choices,
 )
 from domain.everaegis.setup import after_deal_step, setup_step, starting_step
 from domain.everaegis.state import Act, GameState
 from domain.everaegis.turns import phase_step
 from domain.everaegis.undo import pause_step
-from domain.everaegis.war import reveal_choices, war_step
+from domain.everaegis.war import war_step
 
 MAX_AUTO_STEPS = 100_000
-
-
-@dataclass(frozen=True)
-class Need:
-    """A decision the game waits for: ``kind`` names the prompt (see ``prompts.build``)."""
-
-    seat: int
-    kind: str
 
 
 def advance(ctx: Ctx) -> None:
@@ -53,11 +41,11 @@ def advance(ctx: Ctx) -> None:
 
 
 def mob_step(ctx: Ctx) -> bool:
-    """Make the first decision the game waits for from a mob, as its kind's ``mob`` says. False if no mob is
-    awaited. R178: a usable consumable comes before the action it could precede."""
+    """Make the first decision the game waits for (``ctx.asked``, where the flow stopped) from a mob, as its kind's
+    ``mob`` says. False if no mob is awaited. R178: a usable consumable comes before the action it could precede."""
     if not ctx.state.config.mobs:
         return False
-    for need in sorted(waiting(ctx.state), key=lambda n: n.kind != "use_item"):
+    for need in sorted(ctx.asked, key=lambda n: n.kind != "use_item"):
         if ctx.state.is_mob(need.seat):
             decide_for_mob = DECISIONS[need.kind].mob
             if decide_for_mob is None:  # pragma: no cover - config refuses mobs where other decisions arise
@@ -67,24 +55,37 @@ def mob_step(ctx: Ctx) -> bool:
     return False
 
 
+def waiting(s: GameState) -> list[Need]:
+    """Who must decide what: where ``step`` stops, it says what it waits for. Looked at without moving the game
+    (nothing is emitted); a state that would still move on by itself waits for nobody yet."""
+    ctx = Ctx(s, looking=True)
+    try:
+        moved = step(ctx)
+    except Unsettled:
+        return []
+    return [] if moved else ctx.asked
+
+
 def step(ctx: Ctx) -> bool:
-    """Emit the next automatic event(s). False when nothing can happen without a decision."""
+    """Emit the next automatic event(s). False when nothing can happen without a decision; then ``ctx.asked``
+    says which decisions the game waits for (``ctx.wait``)."""
     s = ctx.state
     if s.status == "finished":
-        return False
+        return ctx.wait()
     if out_of_cards_step(ctx):  # Overlord: the deck and every year are out of cards (R170)
         return True
     if s.draw_queue:
         if s.draw_asked and s.draw_queue[0][1] == "draw phase":
-            return False  # R118: a reactive item may stop this draw: its holders answer first
-        return draw_step(ctx)
+            # R118: a reactive item may stop this draw: its holders answer first
+            return ctx.wait(*(Need(seat, "draw_reaction") for seat in s.draw_asked))
+        return draw_step(ctx) or ctx.wait(Need(chooser(ctx), "choose_year"))  # R34: the deck is empty
     if s.triggers:
         fire_triggers(ctx)
         return True
     if s.act is not None and s.act.from_effect:  # a war an effect started runs before the effect goes on
-        return war_step(ctx)
+        return war_step(ctx) or ctx.wait(*_war_needs(s, s.act))
     if s.effects:
-        return effect_step(ctx)
+        return effect_step(ctx) or ctx.wait(*_effect_needs(s))
     if s.stage == "setup" and s.artificers_done:
         starting_step(ctx)  # R172: the gifts are over; soldiers and cards follow
         return True
@@ -92,12 +93,12 @@ def step(ctx: Ctx) -> bool:
         setup_step(ctx)
         return True
     if s.stage == "artificers":
-        return artificers.setup_step(ctx)
+        return artificers.setup_step(ctx) or ctx.wait(Need(s.gifting[0], "artificer_gift"))
     if s.stage == "leaders":
         if all_chosen(s):
             starting_step(ctx)
             return True
-        return selection_step(ctx)
+        return selection_step(ctx) or ctx.wait(*(Need(seat, "choose_leader") for seat in choosers(s)))
     if s.stage == "deal":
         after_deal_step(ctx)
         return True
@@ -107,15 +108,19 @@ def step(ctx: Ctx) -> bool:
             if len(cards) == 1:
                 reveal(ctx, s.reveal_queue[0], cards[0], full=True, reason="setup")
                 return True
-            return False
+            return ctx.wait(Need(s.reveal_queue[0], "setup_reveal"))  # R164
         ctx.emit(ev.TurnBegan(seat=s.first_remaining(), turn=1))  # S2: never a player who resigned
         return True
     if s.phase == "action" and not s.action_done and token_step(ctx):  # Blasphemy (R171, A48)
         return True
     if s.phase == "action" and not s.action_done:
-        return s.act is not None and action_step(ctx)
-    if s.phase == "action" and s.undo is not None:
-        return pause_step(ctx)  # RULINGS "Undo": wait for whoever may claim an undo
+        if s.act is None:  # R28: the current player declares an action, or first uses a consumable (R103)
+            assert s.current is not None
+            uses = [Need(s.current, "use_item")] if consumables.usable(s, s.current) else []
+            return ctx.wait(Need(s.current, "declare"), *uses)
+        return action_step(ctx)
+    if s.phase == "action" and s.undo is not None:  # RULINGS "Undo": wait for whoever may claim an undo
+        return pause_step(ctx) or ctx.wait(*(Need(seat, "undo") for seat in s.undo.waiting))
     phase_step(ctx)
     return True
 
@@ -125,9 +130,14 @@ def action_step(ctx: Ctx) -> bool:
     act = s.act
     assert act is not None
     if act.sanctioned:
-        return sanction_step(ctx)
-    if s.challenge is not None:
-        return challenge_step(ctx)
+        return sanction_step(ctx) or ctx.wait(Need(act.declarer, "sanction_discard"))  # R110
+    ch = s.challenge
+    if ch is not None:
+        if challenge_step(ctx):
+            return True
+        if ch.stage == "proof":  # R57, A10
+            return ctx.wait(Need(ch.claimant, "prove"))
+        return ctx.wait(Need(ch.caller, "pay" if penalty_choices(s) else "take_brig"))  # R58, R105
     if act.stage == "declared":
         asked = asked_for_action(s, act)
         if asked:  # a mob's action is no claim (R43): its window only asks WALL holders to guard
@@ -137,7 +147,7 @@ def action_step(ctx: Ctx) -> bool:
         return True
     if s.window is not None:
         if s.window.waiting_for:
-            return False
+            return ctx.wait(*(Need(seat, "react") for seat in s.window.waiting_for))
         close_window(ctx, s.window.closing or "answers")
         return True
     if act.stage == "guards":
@@ -156,73 +166,33 @@ def action_step(ctx: Ctx) -> bool:
         ctx.emit(ev.ActionResolving(seat=act.declarer, action=act.action, guarded_by=guarded))
         return True
     if act.stage == "execute":
-        return execute_step(ctx)
+        return execute_step(ctx) or ctx.wait(*_execution_needs(s, act))
     raise AssertionError(f"action stage {act.stage}")  # pragma: no cover
 
 
-def waiting(s: GameState) -> list[Need]:
-    """Who must decide what, in a settled state (one where ``step`` emits nothing)."""
-    if s.status == "finished":
-        return []
-    if s.draw_queue:
-        if s.draw_asked and s.draw_queue[0][1] == "draw phase":
-            return [Need(seat, "draw_reaction") for seat in s.draw_asked]
-        return [Need(chooser_of(s), "choose_year")]
-    if s.act is not None and s.act.from_effect:
-        return _war_needs(s, s.act)
-    if s.effects:
-        d = decision(s)
-        return [Need(d.seat, "effect_order" if d.kind == "order" else "effect_choice")] if d else []
-    if s.stage == "quick_reveal":
-        return [Need(s.reveal_queue[0], "setup_reveal")] if s.reveal_queue else []
-    if s.stage == "leaders":
-        return [Need(seat, "choose_leader") for seat in choosers(s)]
-    if s.stage == "artificers":
-        return [Need(s.gifting[0], "artificer_gift")] if artificers.receivers(s, s.gifting[0]) else []
-    if s.stage == "turn" and s.phase == "action" and s.action_done and s.undo is not None and s.undo.paused:
-        return [Need(seat, "undo") for seat in s.undo.waiting]
-    if s.stage != "turn" or s.phase != "action" or s.action_done:
-        return []
-    act = s.act
-    assert s.current is not None
-    if act is None:
-        uses = [Need(s.current, "use_item")] if consumables.usable(s, s.current) else []
-        return [Need(s.current, "declare"), *uses]
-    if act.sanctioned:
-        return [Need(act.declarer, "sanction_discard")] if len(sanction_choices(s)) > 1 else []
-    ch = s.challenge
-    if ch is not None:
-        if ch.stage == "proof":
-            return [Need(ch.claimant, "prove")] if len(proof_choices(s)) > 1 else []
-        if ch.stage == "penalty":
-            if len(penalty_choices(s)) > 1:
-                return [Need(ch.caller, "pay")]
-            if not penalty_choices(s) and s.brig_supply == 0 and len(brig_sources(s, ch.caller)) > 1:
-                return [Need(ch.caller, "take_brig")]
-        return []
-    if s.window is not None:
-        return [Need(seat, "react") for seat in s.window.waiting_for]
-    if act.stage != "execute":
-        return []
-    if act.action == "barracks" and act.queue:
-        return [Need(act.queue[0], "barracks_discard")]
-    if act.action == "laboratory" and len(put_back_choices(s)) > 1:
-        return [Need(act.declarer, "put_back")]
+def _execution_needs(s: GameState, act: Act) -> list[Need]:
+    """What a resolving action stopped for (``execute_step`` returned False)."""
+    if act.action == "barracks":
+        return [Need(act.queue[0], "barracks_discard")]  # R48
+    if act.action == "laboratory":
+        return [Need(act.declarer, "put_back")]  # R52, A21
     if act.action == "war":
         return _war_needs(s, act)
-    if act.todo and s.sanction_supply == 0 and len(sanction_sources(s, act.todo[0])) > 1:
-        return [Need(act.declarer, "take_sanction")]
-    return []
+    return [Need(act.declarer, "take_sanction")]  # R105: a SANCTION to take from another mat
 
 
 def _war_needs(s: GameState, act: Act) -> list[Need]:
-    """A war's decisions, whether the turn's action or an effect's: the spoils, then the loser's reveals."""
+    """What a war stopped for, whether the turn's action or an effect's: the spoils, or the loser's reveals."""
     if s.variant.offer is not None:  # Blasphemy: a war's winner may take a token (R90, R171)
         return [Need(s.variant.offer[0], "spoils")]
-    if act.war is not None and act.war.stage == "reveal" and len(reveal_choices(s)) > 1:
-        assert act.war.loser is not None
-        return [Need(act.war.loser, "war_reveal")]
-    return []
+    assert act.war is not None and act.war.loser is not None
+    return [Need(act.war.loser, "war_reveal")]  # R83
+
+
+def _effect_needs(s: GameState) -> list[Need]:
+    d = decision(s)
+    assert d is not None
+    return [Need(d.seat, "effect_order" if d.kind == "order" else "effect_choice")]
 
 
 def chooser_of(s: GameState) -> int:
