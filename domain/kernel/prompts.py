@@ -8,22 +8,37 @@ the rules forbid some, a ruleset splits the option or narrows the choices, so th
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import combinations, permutations, product
 from math import comb, perm
 from typing import Any
 
 
 def _key(value: Any) -> Any:
-    """Values compared by type and content (so that ``true`` is never the seat 1, nor ``1.0`` the seat 1):
-    scalars as (type, value), anything else by its canonical JSON."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return (type(value), value)
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    """A hashable key by type and content (so that ``true`` is never the seat 1, nor ``1.0`` the seat 1)."""
+    t = type(value)
+    if t is dict:
+        return ("d", *[(k, _key(value[k])) for k in sorted(value)])
+    if t is list:
+        return ("l", *[_key(x) for x in value])
+    return (t, value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same types all the way down (Python's == alone takes ``true`` for 1)."""
+    if a != b:
+        return False
+    return a is b or _key(a) == _key(b)
+
+
+def _find(choices: tuple[Choice, ...], value: Any) -> int:
+    """The index of the choice whose value is ``value``, or -1 (a scan: cheaper than an index for one look)."""
+    for i, c in enumerate(choices):
+        if c.value == value and _same(c.value, value):
+            return i
+    return -1
 
 
 @dataclass(frozen=True)
@@ -67,20 +82,15 @@ class Param:
         """One value is picked, sent as itself rather than as a list."""
         return self.max == 1
 
-    @cached_property
-    def _index(self) -> dict[Any, int]:
-        return {_key(c.value): i for i, c in enumerate(self.choices)}
-
     def accepts(self, value: Any) -> bool:
-        index = self._index
         if self.single:
-            return _key(value) in index
+            return _find(self.choices, value) >= 0
         if not isinstance(value, list) or not self.min <= len(value) <= self.max:
             return False
-        keys = [_key(v) for v in value]
-        if any(k not in index for k in keys):
+        found = [_find(self.choices, v) for v in value]
+        if any(i < 0 for i in found):
             return False
-        return not self.distinct or len(set(keys)) == len(keys)
+        return not self.distinct or len(set(found)) == len(found)
 
     def picks(self) -> Iterator[Any]:
         """Every legal value, lazily (unordered picks once each, in the order of the choices)."""
@@ -117,10 +127,10 @@ class Param:
         return [c.value for c in chosen]
 
     def words(self, value: Any) -> str:
-        labels = {_key(c.value): c.label for c in self.choices}
         if self.single:
-            return labels[_key(value)]
-        return (" then " if self.ordered else " and ").join(labels[_key(v)] for v in value) or "nothing"
+            return self.choices[_find(self.choices, value)].label
+        joined = (" then " if self.ordered else " and ").join(self.choices[_find(self.choices, v)].label for v in value)
+        return joined or "nothing"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -182,7 +192,7 @@ class Option:
             if name not in command:
                 return False
             given = command[name]
-            if given is not value and (type(given) is not type(value) or _key(given) != _key(value)):
+            if given is not value and not _same(given, value):
                 return False
         for name in command:
             if name not in self.command and name not in names and name not in ENVELOPE:
