@@ -18,7 +18,7 @@ from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.state import GameState
 from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Option, Prompt
+from domain.kernel.prompts import Choice, Option, Param, Prompt
 
 
 def pool(s: GameState) -> list[str]:
@@ -115,14 +115,12 @@ def _options(s: GameState, seat: int) -> list[Option]:
     if mode == "freeform":
         return [Option(f"Play {_label(s, m)}", {"type": "choose_leader", "seat": seat, "mat": m}, "leader") for m in pool(s)]
     waiting = [p for p in selectors(s) if s.players[p].leader is None and p != seat]
-    out = []
-    for m in me.mats:
-        if not waiting:
-            out.append(Option(f"Keep {_label(s, m)}", {"type": "choose_leader", "seat": seat, "mat": m}, "leader"))
-        for r in waiting:
-            cmd: dict[str, Any] = {"type": "choose_leader", "seat": seat, "mat": m, "pass_to": r}
-            out.append(Option(f"Keep {_label(s, m)}, pass the rest to {s.players[r].name}", cmd, "leader"))
-    return out
+    if not waiting:
+        return [Option(f"Keep {_label(s, m)}", {"type": "choose_leader", "seat": seat, "mat": m}, "leader") for m in me.mats]
+    # R20: keep any of your mats and pass the rest to any player still choosing: one option, two parameters
+    mats = Param("mat", tuple(Choice(_label(s, m), m) for m in me.mats))
+    to = Param("pass_to", tuple(Choice(f"and pass the rest to {s.players[r].name}", r) for r in waiting))
+    return [Option("Keep", {"type": "choose_leader", "seat": seat}, "leader", (mats, to))]
 
 
 def choose(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
