@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, permutations, product
 from math import comb, perm
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def _key(value: Any) -> Any:
@@ -41,9 +41,8 @@ def _find(choices: tuple[Choice, ...], value: Any) -> int:
     return -1
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One value a parameter may take, with its words."""
+class Choice(NamedTuple):
+    """One value a parameter may take, with its words (a named tuple: prompts build many of them)."""
 
     label: str
     value: Any
