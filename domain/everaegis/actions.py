@@ -13,7 +13,8 @@ from domain.everaegis.alliances import war_targets_allowed
 from domain.everaegis.cards import card_choices, card_options, discard_card, own_card, remove_token
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
-from domain.everaegis.effects import leader_source, plans
+from domain.everaegis.effect_plans import plans
+from domain.everaegis.effects import leader_source
 from domain.everaegis.items import discard_item, give_treaty, give_wall, item_label, items_in_play, place_sanction_step
 from domain.everaegis.mob import own_card as mob_card
 from domain.everaegis.mob import pick_objects

@@ -13,7 +13,8 @@ from domain.everaegis.actions import describe_plan
 from domain.everaegis.cards import card_options, own_card, place_token, reveal
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.context import Ctx
-from domain.everaegis.effects import affected_by, leader_source
+from domain.everaegis.effect_plans import affected_by
+from domain.everaegis.effects import leader_source
 from domain.everaegis.items import brig_sources, gain_brig_step
 from domain.everaegis.mob import agree, pick_player
 from domain.everaegis.mob import own_card as mob_card

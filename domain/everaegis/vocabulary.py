@@ -1,8 +1,10 @@
 """The vocabulary that card effects are written in, and the check of an effect written in it.
 
 An effect is data: ``{"when": <moment>, "steps": [<step>, ...]}``. Each step is ``{"step": <name>, ...}``
-with the parameters below. ``effects.py`` executes them; nothing else knows a card's text. A catalog
-(``classic.py``) is checked with ``check_effect``, whose messages name the step and the problem.
+with its parameters. The steps are declared in ``effect_steps.py``, each once with everything about it: its
+parameters (written with the words below: ``WHO``, ``COUNT``, ``AMOUNT``...), what it does, and how the
+interpreter (``effects.py``) runs it; nothing else knows a card's text. A catalog (``classic.py``) is
+checked with ``check_effect``, whose messages name the step and the problem.
 
 Moments (R92, R93, R26, R29):
 - ``revealed``: a trigger estate, once, right after the card is fully revealed;
@@ -54,54 +56,6 @@ WHO = ("self", "any player", "an opponent", "each opponent", "all players")
 COUNT = ("count", int, 1, 8)
 AMOUNT = ("amount", int, 1, 20)
 
-# name -> (parameters: (name, type, low, high) or (name, choices), what it does)
-STEPS: dict[str, tuple[tuple[tuple[Any, ...], ...], str]] = {
-    "gain_soldiers": ((("who", WHO), AMOUNT), "each player it is about gains soldiers (R44)"),
-    "lose_soldiers": ((("who", WHO), AMOUNT), "each player it is about discards soldiers they possess, as many as they have"),
-    "discard_soldiers_in_play": (
-        (AMOUNT, ("up_to", (True, False))),
-        "the possessor discards soldiers in play, 1 at a time from players they pick ('up to': may stop)",
-    ),
-    "gain_card": ((("who", WHO), COUNT), "each player it is about gains cards from the deck (R94)"),
-    "reveal": ((("who", WHO), COUNT), "each player it is about fully reveals unrevealed cards of their choice (R95)"),
-    "discard_unrevealed": ((("who", WHO), COUNT), "each player it is about discards unrevealed cards of their choice (R96)"),
-    "unreveal_any": ((COUNT,), "the possessor unreveals revealed cards in play, any player's (R95)"),
-    "give_item": (
-        (("items", list), ("who", WHO)),
-        "the possessor gives 1 of the items (whichever is possible, R140) to a player: from the reserve, or taken "
-        "from its holder (R105, R106); a player who already holds it gains nothing (R106)",
-    ),
-    "bomb_soldier": (
-        (("may", (True, False)),),
-        "the possessor adds or removes an unused soldier from the BOMB ('may': or leaves it)",
-    ),
-    "discard_item_in_play": ((COUNT,), "the possessor discards items in play, any player's (R47, R145)"),
-    "war": (
-        (("who", ("an opponent",)),),
-        "the possessor goes to war, as the attacker, with an opponent they select (R78-R85); not while a war or "
-        "another action is under way, nor while a condition forbids wars (R86)",
-    ),
-    "win_if": (
-        (("count", COUNTS), ("at_least", int, 1, 99)),
-        "an alternate win condition (R9c): the player wins if this count of theirs reaches the number",
-    ),
-    "sanction": (
-        (("who", WHO),),
-        "the possessor puts a SANCTION on an unsanctioned action of the player it is about, of the possessor's "
-        "choice: from the reserve, or taken from another player's mat (R109, R105, A19)",
-    ),
-    "stop_draw": ((), "the player whose Draw Phase it is gains no card this Draw Phase (R27)"),
-    "thwart_action": ((), "the action this reaction answers is thwarted (R74): it does not execute"),
-    "discard_any_cards": ((COUNT,), "the possessor discards cards in play, any player's, revealed or not (R96, R145)"),
-    "choose": (
-        (("options", "steps"), ("may", (True, False))),
-        "the possessor picks one list of steps, which then runs ('may': or none; R143 'or')",
-    ),
-    "sacrifice_to_leader": (
-        (("leader", str), AMOUNT),
-        "the possessor gives soldiers, as many as they have, as sacrifices to the player whose leader is named (R149)",
-    ),
-}
 CONDITIONS: dict[str, str] = {
     "no_war": "no player can go to war with another (Chapel's narrated effect, R93)",
     "keep_soldiers": "the holder loses no soldiers (a war's casualties, a discard, ...); gifts still go (E19)",
@@ -112,7 +66,10 @@ class EffectError(ValueError):
     """An effect that is not written in the vocabulary; the message says where and why."""
 
 
-def _check_param(where: str, step: dict[str, Any], spec: tuple[Any, ...]) -> None:
+def check_param(where: str, step: dict[str, Any], spec: tuple[Any, ...]) -> None:
+    """Raise ``EffectError`` unless ``step`` gives the parameter ``spec``: (name, type, low, high), (name,
+    choices), (name, list) for a non-empty list of names, (name, str) for a name, or (name, "steps") for 2 or
+    more lists of steps (each checked in turn)."""
     name = spec[0]
     if name not in step:
         raise EffectError(f"{where}: '{name}' is missing")
@@ -186,21 +143,17 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
 
 
 def _check_steps(steps: list[Any], *, where: str) -> None:
+    from domain.everaegis.effect_steps import STEP_KINDS  # the steps are written in this module's words: import late
+
     for i, step in enumerate(steps, start=1):
         here = f"{where} {i}"
         if not isinstance(step, dict) or not isinstance(step.get("step"), str):
             raise EffectError(f"{here}: each step is an object with a 'step' name")
         name = step["step"]
-        if name not in STEPS:
+        if name not in STEP_KINDS:
             hint = " (a condition: use when 'while revealed')" if name in CONDITIONS else ""
-            raise EffectError(f"{here}: unknown step {name!r}{hint}; steps: {', '.join(STEPS)}")
-        params = STEPS[name][0]
-        allowed = {"step"} | {p[0] for p in params}
-        unknown = sorted(set(step) - allowed)
-        if unknown:
-            raise EffectError(f"{here} ({name}): unknown parameter(s) {', '.join(unknown)}")
-        for spec in params:
-            _check_param(f"{here} ({name})", step, spec)
+            raise EffectError(f"{here}: unknown step {name!r}{hint}; steps: {', '.join(STEP_KINDS)}")
+        STEP_KINDS[name].check(step, here)
 
 
 def conditions(effect: dict[str, Any] | None) -> set[str]:

@@ -1,0 +1,86 @@
+"""The plans of an effect declared with all its choices (a leader's Laboratory or Library; RULINGS: one
+declaration, one window), and what it would do: found by running the effect on copies of the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis import events as ev
+from domain.everaegis.context import Ctx
+from domain.everaegis.effect_steps import STEP_KINDS
+from domain.everaegis.effects import decision, effect_step
+from domain.everaegis.state import GameState
+
+
+def _trial(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> Ctx:
+    """A copy of the game with only this effect queued, to run with the given choices."""
+    ctx = Ctx(s.clone())
+    ctx.state.effects = []
+    ctx.emit(ev.EffectQueued(id=ctx.state.effects_queued + 1, source=source, owner=owner, steps=steps, plan=list(choices)))
+    return ctx
+
+
+def run_dry(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> GameState | None:
+    """The state after the effect runs with ``choices`` (None if it would wait for more choices)."""
+    ctx = _trial(s, owner, source, steps, choices)
+    for _ in range(1000):
+        if not ctx.state.effects or ctx.state.effects[0].source != source:
+            return ctx.state
+        if ctx.state.draw_queue:
+            return ctx.state
+        if not effect_step(ctx):
+            return None
+    raise AssertionError("an effect did not settle")  # pragma: no cover
+
+
+def plans(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], limit: int = 400) -> list[tuple[list[Any], str]]:
+    """Every full set of choices the effect can be declared with (RULINGS: the coherent declaration), with
+    a label; found by running it on copies of the state and branching at each choice."""
+    out: list[tuple[list[Any], str]] = []
+
+    def walk(choices: list[Any], labels: list[tuple[str, bool]]) -> None:
+        """``labels``: each choice's words, and whether what follows says it better (then left out)."""
+        if len(out) >= limit:
+            return
+        ctx = _trial(s, owner, source, steps, choices)
+        for _ in range(1000):
+            st = ctx.state
+            if not st.effects or st.effects[0].source != source or st.draw_queue:
+                said = [text for i, (text, later) in enumerate(labels) if not (later and i < len(labels) - 1)]
+                out.append((choices, "; ".join(said)))
+                return
+            p = st.effects[0]
+            if p.plan:
+                effect_step(ctx)
+                continue
+            d = decision(st)
+            if d is None:
+                effect_step(ctx)
+                continue
+            # a choice between lists of steps, or of the player before the item, is said by what follows
+            said_later = p.index < len(p.steps) and STEP_KINDS[p.steps[p.index]["step"]].said_by_what_follows(p)
+            for label, value in d.options:
+                walk([*choices, value], [*labels, (label, said_later)])
+            return
+
+    walk([], [])
+    return out
+
+
+def affected_by(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> set[int]:
+    """The players (other than the owner) whose soldiers, cards or items the declared effect would change."""
+    after = run_dry(s, owner, source, steps, choices)
+    if after is None:
+        return set()
+    out = set()
+    for before, now in zip(s.players, after.players, strict=True):
+        if before.seat == owner:
+            continue
+        if before.soldiers != now.soldiers or before.cards != now.cards or s.items_of(before.seat) != after.items_of(now.seat):
+            out.add(before.seat)
+        if (before.brigs, s.wall == before.seat, before.sanctions) != (now.brigs, after.wall == now.seat, now.sanctions):
+            out.add(before.seat)
+    if s.item_soldiers != after.item_soldiers:
+        out.update(seat for seat in s.held.get("BOMB", {}) if seat != owner)
+    return out
