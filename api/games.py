@@ -89,14 +89,14 @@ def take_seat(gid: str) -> Response:
 @bp.post("/<gid>/cancel")
 def cancel(gid: str) -> Response:
     """The host cancels a game that has not started: it leaves the lobby."""
-    body(schemas.Strict())
+    body(schemas.EmptyIn())
     service().cancel(game_id(gid), token())
     return answer(schemas.CancelledOut(), {"id": gid, "status": "cancelled"})
 
 
 @bp.post("/<gid>/start")
 def start(gid: str) -> Response:
-    body(schemas.Strict())
+    body(schemas.EmptyIn())
     seq = service().start(game_id(gid), token())
     return answer(schemas.StartedOut(), {"id": gid, "status": "active", "seq": seq})
 

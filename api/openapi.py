@@ -1,4 +1,8 @@
-"""The OpenAPI 3 document, generated from the marshmallow schemas in ``api/schemas.py``, and a docs page."""
+"""The OpenAPI 3.1 document, generated from the marshmallow schemas in ``api/schemas.py`` and, for commands and
+events, from the rulesets' own declarations (``api/ruleset_schemas.py``); and a docs page.
+
+Every operation has an ``operationId`` (a generated client's function names), every refusal its problem
+(503 wherever the store is read or written), and the stream its ``text/event-stream`` frames."""
 
 from __future__ import annotations
 
@@ -10,7 +14,9 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, json
 
-from api import schemas
+from api import ruleset_schemas, schemas
+from api.games import MAX_KEY
+from service.rulesets import COMMANDS, EVENT_TYPES
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 DOCS_PAGE = Path(__file__).with_name("static") / "docs.html"
@@ -21,11 +27,16 @@ BEARER = [{"bearer": []}]
 OPTIONAL_BEARER = [{"bearer": []}, {}]
 
 
-def _json(schema: Any) -> dict[str, Any]:
-    return {"content": {"application/json": {"schema": schema}}}
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": ruleset_schemas.REF + name}
 
 
-def _problems(*codes: int) -> dict[str, Any]:
+def _json(name: str) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": _ref(name)}}}
+
+
+def _problems(*codes: int, store: bool = True) -> dict[str, Any]:
+    """The refusals of an operation; ``store``: it reads or writes the event store, so 503 too."""
     text = {
         400: "malformed body or query",
         401: "missing or unknown token (or stream ticket: malformed, altered, another game's or seat's, expired)",
@@ -34,18 +45,49 @@ def _problems(*codes: int) -> dict[str, Any]:
         409: "stale expected_seq, a conflicting command, not started, already finished, cancelled or expired, "
         "a name already taken",
         422: "illegal by the rules: the problem names the rule and carries your open prompts",
+        503: "the event store (or, for the game list, Redis) does not answer: nothing was changed; try again",
     }
-    return {str(c): {"description": text[c], "content": {"application/problem+json": {"schema": "ProblemOut"}}} for c in codes}
+    out = {
+        str(c): {"description": text[c], "content": {"application/problem+json": {"schema": _ref("ProblemOut")}}} for c in codes
+    }
+    if store:
+        out["503"] = {
+            "description": text[503],
+            "headers": {"Retry-After": {"description": "seconds to wait (store failures)", "schema": {"type": "integer"}}},
+            "content": {"application/problem+json": {"schema": _ref("ProblemOut")}},
+        }
+    return out
 
+
+def _header(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "schema": schema}
+
+
+LOCATION = {"Location": _header("the new resource", {"type": "string"})}
+
+
+STREAM_FRAMES = (
+    "an event stream. Frames: 'event: view' (id: its seq) whose data is your ViewOut, first unless resuming; "
+    "events with 'id: <seq>' whose data is an EventOut as you may see it; comments (': keep-alive') while nothing "
+    "happens; 'event: end' with data {\"seq\"} once the game is over"
+)
+STREAM_EXAMPLE = (
+    'id: 12\nevent: view\ndata: {"id": "…", "seq": 12, "status": "active", …}\n\n'
+    'id: 13\ndata: {"type": "ActionDeclared", "seq": 13, …}\n\n'
+    ": keep-alive\n\n"
+    'event: end\ndata: {"seq": 140}\n\n'
+)
 
 PATHS: dict[str, dict[str, Any]] = {
     "/api/games": {
         "post": {
+            "operationId": "create_game",
             "summary": "Create a game",
-            "requestBody": _json("CreateGameIn"),
-            "responses": {"201": {"description": "created", **_json("CreatedOut")}, **_problems(400)},
+            "requestBody": {"required": True, **_json("CreateGameIn")},
+            "responses": {"201": {"description": "created", "headers": LOCATION, **_json("CreatedOut")}, **_problems(400)},
         },
         "get": {
+            "operationId": "list_games",
             "summary": "List games, newest first",
             "parameters": [{"in": "query", "schema": "GamesQuery"}],
             "responses": {"200": {"description": "one page of games", **_json("GamesOut")}, **_problems(400)},
@@ -53,11 +95,12 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/seats": {
         "post": {
+            "operationId": "take_seat",
             "summary": "Take a seat as a guest ({name}), as a registered player (Authorization: Bearer <player key>), "
             "or add a bot ({bot})",
             "parameters": [GAME_ID],
             "security": OPTIONAL_BEARER,
-            "requestBody": _json("TakeSeatIn"),
+            "requestBody": {"required": False, **_json("TakeSeatIn")},  # a player key alone needs no body
             "responses": {
                 "201": {"description": "your seat and its token", **_json("SeatOut")},
                 **_problems(400, 401, 404, 409),
@@ -66,51 +109,76 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/cancel": {
         "post": {
+            "operationId": "cancel_game",
             "summary": "Cancel a game that has not started (host token): it leaves the lobby",
             "parameters": [GAME_ID],
             "security": BEARER,
-            "responses": {"200": {"description": "cancelled", **_json("CancelledOut")}, **_problems(401, 404, 409)},
+            "requestBody": {"required": False, **_json("EmptyIn")},
+            "responses": {"200": {"description": "cancelled", **_json("CancelledOut")}, **_problems(400, 401, 404, 409)},
         }
     },
     "/api/games/{gid}/start": {
         "post": {
+            "operationId": "start_game",
             "summary": "Start the game (host token)",
             "parameters": [GAME_ID],
             "security": BEARER,
-            "responses": {"200": {"description": "started", **_json("StartedOut")}, **_problems(401, 403, 404, 409)},
+            "requestBody": {"required": False, **_json("EmptyIn")},
+            "responses": {"200": {"description": "started", **_json("StartedOut")}, **_problems(400, 401, 403, 404, 409)},
         }
     },
     "/api/games/{gid}/view": {
         "get": {
+            "operationId": "get_view",
             "summary": "The table as you may know it, with your open prompts (no token: a spectator)",
             "parameters": [GAME_ID],
             "security": OPTIONAL_BEARER,
-            "responses": {"200": {"description": "your view", **_json("ViewOut")}, **_problems(401, 404)},
+            "responses": {
+                "200": {
+                    "description": "your view",
+                    "headers": {
+                        "X-View-Source": _header("which read answered: the projection or the events", {"type": "string"})
+                    },
+                    **_json("ViewOut"),
+                },
+                **_problems(401, 404),
+            },
         }
     },
     "/api/games/{gid}/commands": {
         "post": {
-            "summary": "Submit a command: post a prompt option's command as is",
+            "operationId": "post_command",
+            "summary": "Submit a command: a prompt option's command, each of its params set to picked values, or resign",
             "parameters": [
                 GAME_ID,
                 {
                     "name": "Idempotency-Key",
                     "in": "header",
                     "required": False,
-                    "schema": {"type": "string", "maxLength": 200},
+                    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY},
                     "description": "a retry with the same key returns the first answer and stores nothing new",
                 },
             ],
             "security": BEARER,
-            "requestBody": _json("CommandIn"),
+            "requestBody": {"required": True, **_json("CommandIn")},
             "responses": {
-                "200": {"description": "the events your command caused, as you may see them", **_json("CommandOut")},
+                "200": {
+                    "description": "the events your command caused, as you may see them",
+                    "headers": {
+                        "Idempotent-Replayed": _header(
+                            "true: the answer to an earlier request with this Idempotency-Key",
+                            {"type": "string", "enum": ["true"]},
+                        )
+                    },
+                    **_json("CommandOut"),
+                },
                 **_problems(400, 401, 403, 404, 409, 422),
             },
         }
     },
     "/api/games/{gid}/events": {
         "get": {
+            "operationId": "list_events",
             "summary": "Events after a seq, as you may see them",
             "parameters": [GAME_ID, {"in": "query", "schema": "EventsQuery"}],
             "security": OPTIONAL_BEARER,
@@ -119,6 +187,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/stream": {
         "get": {
+            "operationId": "stream_game",
             "summary": "Server-Sent Events: your view, then each new event as you may see it (id: seq), then 'end'",
             "parameters": [
                 GAME_ID,
@@ -130,15 +199,26 @@ PATHS: dict[str, dict[str, Any]] = {
                     "description": "a stream ticket (POST /api/games/{gid}/stream-ticket), for clients that cannot send "
                     "headers; ?token= is refused (400): a token in a URL is written to access logs",
                 },
-                {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "integer"}},
-                {"name": "last_event_id", "in": "query", "required": False, "schema": {"type": "integer"}},
+                {
+                    "name": "Last-Event-ID",
+                    "in": "header",
+                    "required": False,
+                    "schema": {"type": "integer", "minimum": 0},
+                    "description": "resume after this seq: no view, no gap, no duplicate",
+                },
+                {
+                    "name": "last_event_id",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "integer", "minimum": 0},
+                    "description": "as Last-Event-ID, for clients that cannot send headers",
+                },
             ],
             "security": OPTIONAL_BEARER,
             "responses": {
                 "200": {
-                    "description": "an event stream: 'view' first (unless resuming), events with id = seq, "
-                    "keep-alive comments, 'end' when the game is over",
-                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    "description": STREAM_FRAMES,
+                    "content": {"text/event-stream": {"schema": {"type": "string"}, "example": STREAM_EXAMPLE}},
                 },
                 **_problems(400, 401, 404),
             },
@@ -146,6 +226,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/stream-ticket": {
         "post": {
+            "operationId": "create_stream_ticket",
             "summary": "A short-lived ticket that opens your seat's stream (?ticket=), for clients that cannot send headers",
             "parameters": [GAME_ID],
             "security": BEARER,
@@ -158,6 +239,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/replay": {
         "get": {
+            "operationId": "get_replay",
             "summary": "The table after any step, as a seat, a spectator or (after the game) everyone knew it",
             "parameters": [GAME_ID, {"in": "query", "schema": "ReplayQuery"}],
             "security": OPTIONAL_BEARER,
@@ -166,6 +248,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/timeline": {
         "get": {
+            "operationId": "get_timeline",
             "summary": "Every event in plain words, as the perspective knows it",
             "parameters": [GAME_ID, {"in": "query", "schema": "TimelineQuery"}],
             "security": OPTIONAL_BEARER,
@@ -174,6 +257,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/audit": {
         "get": {
+            "operationId": "get_audit",
             "summary": "A disputed claim: what the claimant held, what each player knew, every answer with its time, "
             "whether an undo was possible, and what followed",
             "parameters": [GAME_ID, {"in": "query", "schema": "AuditQuery"}],
@@ -183,6 +267,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/verify": {
         "get": {
+            "operationId": "verify_game",
             "summary": "Replay a finished game from its revealed seed and recorded commands; compare every event",
             "parameters": [GAME_ID],
             "responses": {"200": {"description": "the verdict", **_json("VerifyOut")}, **_problems(404, 409)},
@@ -190,6 +275,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/games/{gid}/export": {
         "get": {
+            "operationId": "export_game",
             "summary": "A finished game's stored events as NDJSON, token hashes removed (aegis import reads it)",
             "parameters": [GAME_ID],
             "responses": {
@@ -203,21 +289,27 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/replay/{gid}": {
         "get": {
+            "operationId": "replay_viewer",
             "summary": "The step-through viewer (a web page): ?step=N&as=<seat|spectator|omniscient>, #token=<seat token>",
             "parameters": [GAME_ID],
             "responses": {
                 "200": {"description": "the page", "content": {"text/html": {"schema": {"type": "string"}}}},
-                **_problems(404),
+                **_problems(404, store=False),
             },
         }
     },
     "/api/players": {
         "post": {
+            "operationId": "register_player",
             "summary": "Register a player's name; the player key is shown once",
-            "requestBody": _json("RegisterIn"),
-            "responses": {"201": {"description": "registered", **_json("RegisteredOut")}, **_problems(400, 409)},
+            "requestBody": {"required": True, **_json("RegisterIn")},
+            "responses": {
+                "201": {"description": "registered", "headers": LOCATION, **_json("RegisteredOut")},
+                **_problems(400, 409),
+            },
         },
         "get": {
+            "operationId": "list_players",
             "summary": "The leaderboard: registered players by rating (or games, wins, name)",
             "parameters": [{"in": "query", "schema": "PlayersQuery"}],
             "responses": {"200": {"description": "one page of players", **_json("PlayersOut")}, **_problems(400)},
@@ -225,6 +317,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/players/{name}": {
         "get": {
+            "operationId": "get_player",
             "summary": "A registered player: rating, games, wins, draws, losses and statistics (finished games only)",
             "parameters": [PLAYER_NAME],
             "responses": {"200": {"description": "the record", **_json("PlayerOut")}, **_problems(404)},
@@ -232,6 +325,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/players/{name}/stats": {
         "get": {
+            "operationId": "get_player_stats",
             "summary": "A registered player's statistics, each named for what it counts (finished games only)",
             "parameters": [PLAYER_NAME],
             "responses": {"200": {"description": "the counts", **_json("StatsOut")}, **_problems(404)},
@@ -239,6 +333,7 @@ PATHS: dict[str, dict[str, Any]] = {
     },
     "/api/players/{name}/games": {
         "get": {
+            "operationId": "list_player_games",
             "summary": "A registered player's finished games as NDJSON, oldest first (schema PlayerGameOut per line)",
             "parameters": [PLAYER_NAME],
             "responses": {
@@ -250,37 +345,159 @@ PATHS: dict[str, dict[str, Any]] = {
             },
         }
     },
-    "/healthz": {"get": {"summary": "The process is up", "responses": {"200": {"description": "ok", **_json("HealthOut")}}}},
+    "/healthz": {
+        "get": {
+            "operationId": "healthz",
+            "summary": "The process is up",
+            "responses": {"200": {"description": "ok", **_json("HealthOut")}},
+        }
+    },
     "/readyz": {
         "get": {
+            "operationId": "readyz",
             "summary": "The event store answers (and Redis, when REDIS_URL is set)",
             "responses": {
                 "200": {"description": "ready", **_json("HealthOut")},
-                "503": {"description": "the store does not answer", **_json("HealthOut")},
+                "503": {"description": "the store (or Redis) does not answer", **_json("HealthOut")},
             },
         }
     },
 }
 
 
+EXAMPLES: dict[str, Any] = {  # from a real game (simpleton, 3 seats; the prompt with 3 of its 9 options)
+    "ChoiceOut": {"label": "Bob", "value": 1},
+    "ParamOut": {
+        "name": "target",
+        "min": 1,
+        "max": 1,
+        "distinct": True,
+        "ordered": False,
+        "choices": [{"label": "Bob", "value": 1}, {"label": "Cid", "value": 2}],
+    },
+    "OptionOut": {
+        "label": "War on …",
+        "command": {"type": "declare", "seat": 0, "action": "war"},
+        "group": "war",
+        "params": [
+            {
+                "name": "target",
+                "min": 1,
+                "max": 1,
+                "distinct": True,
+                "ordered": False,
+                "choices": [{"label": "Bob", "value": 1}, {"label": "Cid", "value": 2}],
+            }
+        ],
+    },
+    "PromptOut": {
+        "seat": 0,
+        "kind": "declare",
+        "text": "Ann: use 1 of your 8 actions (R28, A6)",
+        "deadline": None,
+        "free": False,
+        "about": None,
+        "options": [
+            {
+                "label": "Recruit",
+                "command": {"type": "declare", "seat": 0, "action": "recruit"},
+                "group": "recruit",
+                "params": [],
+            },
+            {
+                "label": "War on …",
+                "command": {"type": "declare", "seat": 0, "action": "war"},
+                "group": "war",
+                "params": [
+                    {
+                        "name": "target",
+                        "min": 1,
+                        "max": 1,
+                        "distinct": True,
+                        "ordered": False,
+                        "choices": [{"label": "Bob", "value": 1}, {"label": "Cid", "value": 2}],
+                    }
+                ],
+            },
+            {
+                "label": "Library: SANCTION …",
+                "command": {"type": "declare", "seat": 0, "action": "library"},
+                "group": "library",
+                "params": [
+                    {
+                        "name": "sanctions",
+                        "min": 2,
+                        "max": 2,
+                        "distinct": True,
+                        "ordered": False,
+                        "choices": [
+                            {"label": "Bob's War", "value": {"seat": 1, "action": "war"}},
+                            {"label": "Cid's Temple", "value": {"seat": 2, "action": "temple"}},
+                        ],
+                    }
+                ],
+            },
+        ],
+    },
+    "DeclareCommand": {"type": "declare", "action": "war", "target": 2, "expected_seq": 41},
+    "ReactCommand": {"type": "react", "window": 3, "answer": "call"},
+    "ResignCommand": {"type": "resign"},
+}
+
+
+def _documented(self: Any, field: Any, **_: Any) -> dict[str, Any]:
+    """apispec: a ``schemas.Documented`` field is its component (or null, where it may be)."""
+    if not isinstance(field, schemas.Documented):
+        return {}
+    ref = _ref(field.component)
+    return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
+
+
+# what the routes load, documented as one of the schemas the body may be: a command of one type (one schema per
+# command type, from the rulesets' decision kinds), a person's or a bot's seat
+REPLACED = frozenset({"CommandIn", "TakeSeatIn"})
+
+
 @cache
 def document() -> dict[str, Any]:
+    plugin = MarshmallowPlugin()
     spec = APISpec(
         title="Aegis",
         version="0.1.0",
-        openapi_version="3.0.3",
-        plugins=[MarshmallowPlugin()],
+        openapi_version="3.1.0",
+        plugins=[plugin],
         info={"description": "An event-sourced game service for Ever Aegis. Errors are RFC 7807 problem+json."},
     )
+    assert plugin.converter is not None
+    plugin.converter.add_attribute_function(_documented)
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    commands = ruleset_schemas.command_schemas(COMMANDS.values())
+    events = ruleset_schemas.event_schemas(cls for types in EVENT_TYPES.values() for cls in types)
+    for name, schema in {**commands, **events}.items():
+        spec.components.schema(name, schema)
+    spec.components.schema("CommandIn", ruleset_schemas.command_in(commands))
+    spec.components.schema("EventOut", ruleset_schemas.event_out(events))
+    seat_in = [schemas.PersonSeatIn, schemas.BotSeatIn]
+    for cls in seat_in:
+        spec.components.schema(cls.__name__, schema=cls)
+    spec.components.schema(
+        "TakeSeatIn",
+        {
+            "description": "a person's seat (a guest's name, or a player key in the Authorization header) or a bot's",
+            "oneOf": [_ref(cls.__name__) for cls in seat_in],
+        },
+    )
     for name in dir(schemas):
         obj = getattr(schemas, name)
         is_body = isinstance(obj, type) and issubclass(obj, schemas.Schema) and name.endswith(("In", "Out", "Query"))
-        if is_body and name not in spec.components.schemas:  # nested schemas may be registered already
+        if is_body and name not in REPLACED and name not in spec.components.schemas:  # nested ones may be there already
             spec.components.schema(name, schema=obj)
     for path, operations in PATHS.items():
         spec.path(path=path, operations=operations)
-    return spec.to_dict()
+    out = spec.to_dict()
+    for name, example in EXAMPLES.items():
+        out["components"]["schemas"][name]["examples"] = [example]
+    return out
 
 
 @bp.get("/openapi.json")

@@ -1,11 +1,32 @@
-"""Every body in and out of the API, as marshmallow schemas. The OpenAPI document is generated from them."""
+"""Every body in and out of the API, as marshmallow schemas. The OpenAPI document is generated from them.
+
+Where the service or the ruleset enforces a constraint with its own words (and rule), the schema states it in
+``metadata`` (``minimum``, ``enum``, ...) so that the document shows it and the refusal keeps its reason; where
+only the schema enforces it, ``validate=`` does both."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from domain.bots import BOTS
+from domain.everaegis.catalog import ACTIONS
+from domain.everaegis.classic import TEXT_KNOWN
+from domain.everaegis.config import GAMES, MAX_SEATS, MIN_SEATS, OPTIONS, SELECTIONS, VARIANTS
+from service.games import MAX_CONTRIBUTION, MAX_TIMEOUTS_TO_FORFEIT
+from service.names import MAX_NAME
+from service.rulesets import RULESETS
+from service.settings import MAX_CLOCK, MIN_CLOCK
+
 STATUSES = ("lobby", "active", "finished", "cancelled", "expired")
-CLOCK = "0 (no clock) or 1 to 604800 seconds"
+CLOCK = f"0 (no clock) or {MIN_CLOCK:g} to {MAX_CLOCK:g} seconds"
+SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1}
+PERSPECTIVE = {
+    "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["spectator", "omniscient"]}],
+    "description": "a seat number, spectator or omniscient",
+}
+AS_PATTERN = "^(spectator|omniscient|[0-9]+)?$"  # service/replays.py: a seat, spectator (also empty) or omniscient
 
 
 def _refuse(message: str) -> bool:
@@ -17,33 +38,148 @@ class Strict(Schema):
         unknown = RAISE
 
 
+class Open(Schema):
+    """An object that may carry more than its documented fields (the document says additionalProperties)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+class Documented(fields.Raw):
+    """A value dumped as it is, documented by a component schema of the OpenAPI document (``api/openapi.py``):
+    a view's table, an event. ``allow_none``: or null."""
+
+    def __init__(self, component: str, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.component = component
+
+
 # ----- in -----
+
+_BY_SEAT = "by seat number ('0', '1', ...)"
+_SEAT_FIELD = {"minimum": 0, "maximum": MAX_SEATS - 1}
+
+
+class HandCard(fields.Field):
+    """A card of a rigged hand: its name, or ``{name, revealed}``."""
+
+    def __init__(self, **kwargs: Any):
+        card = {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "revealed": {"type": "boolean"}},
+            "required": ["name"],
+            "additionalProperties": False,
+        }
+        super().__init__(metadata={"oneOf": [{"type": "string"}, card]}, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str):
+            return value
+        if (
+            isinstance(value, dict)
+            and isinstance(value.get("name"), str)
+            and isinstance(value.get("revealed", False), bool)
+            and set(value) <= {"name", "revealed"}
+        ):
+            return value
+        raise ValidationError('a card name, or {"name": ..., "revealed": true|false}')
+
+
+class TreatyRigIn(Strict):
+    holder = fields.Integer(required=True, strict=True, metadata=_SEAT_FIELD)
+    giver = fields.Integer(required=True, strict=True, metadata=_SEAT_FIELD)
+
+
+class RigIn(Strict):
+    """A rigged position. Its shape is checked here; what it means (the cards there are, the seats of the game)
+    by the rules (``domain/everaegis/rig.py``), whose refusals name what is wrong."""
+
+    deck = fields.List(
+        fields.String(), metadata={"description": "card names, top first (buildings, or a Classic game's estate cards)"}
+    )
+    hands = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(HandCard()),
+        allow_none=True,
+        metadata={"description": f"each seat's cards {_BY_SEAT}: a name, or {{name, revealed}}"},
+    )
+    years = fields.List(
+        fields.List(fields.String()), metadata={"description": "years of card names (the cards left make years of 6)"}
+    )
+    soldiers = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0)),
+        allow_none=True,
+        metadata={"description": _BY_SEAT},
+    )
+    wall = fields.Integer(strict=True, allow_none=True, metadata={**_SEAT_FIELD, "description": "who holds the WALL"})
+    treaty = fields.Nested(
+        TreatyRigIn, allow_none=True, metadata={"description": "the TREATY's holder and who gave it (two players)"}
+    )
+    brigs = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0)),
+        allow_none=True,
+        metadata={"description": _BY_SEAT},
+    )
+    sanctions = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String(validate=validate.OneOf(ACTIONS)), metadata={"uniqueItems": True}),
+        allow_none=True,
+        metadata={"description": f"the actions SANCTIONED {_BY_SEAT}"},
+    )
+    first_player = fields.Integer(strict=True, metadata={**_SEAT_FIELD, "description": "who plays first (default 0)"})
+    leaders = fields.Dict(
+        keys=fields.String(), values=fields.String(), allow_none=True, metadata={"description": f"Classic leader mats {_BY_SEAT}"}
+    )
+    items = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        allow_none=True,
+        metadata={"description": f"Classic items held {_BY_SEAT}"},
+    )
+    dictator = fields.String(allow_none=True, metadata={"description": "Dictator: the mat nobody leads (R168)"})
+    dice = fields.List(
+        fields.Integer(strict=True, validate=validate.Range(1, 8)),
+        allow_none=True,
+        metadata={"description": "the next D8 results a mob rolls, in order (R173)"},
+    )
 
 
 class CreateGameIn(Strict):
-    ruleset = fields.String(load_default="ever-aegis", metadata={"description": "the ruleset; this service hosts ever-aegis"})
+    ruleset = fields.String(
+        load_default="ever-aegis",
+        metadata={"enum": list(RULESETS), "description": f"the ruleset; this service hosts {', '.join(RULESETS)}"},
+    )
     variant = fields.String(
         load_default="simpleton",
         validate=validate.Length(1, 100),
         metadata={
-            "description": "the game (simpleton or classic) and its variants joined with '+', e.g. simpleton+quick, "
-            "classic+long (variants: quick, long, plague, survival, solo, alliances, blasphemy, overlord)"
+            "description": f"the game ({' or '.join(GAMES)}) and its variants joined with '+', e.g. simpleton+quick, "
+            f"classic+long (variants: {', '.join(v for v in VARIANTS if v not in GAMES)}); some combinations are "
+            "refused by the rules (400 naming the rule)",
+            "examples": ["simpleton", "simpleton+quick", "classic+long"],
         },
     )
     selection = fields.String(
-        validate=validate.OneOf(["simpleton", "limited", "drafting", "freeform"]),
+        validate=validate.OneOf(SELECTIONS),
         metadata={"description": "Classic leader selection mode (default limited); Simpleton games use the Simpleton sides"},
     )
-    seats = fields.Integer(required=True, strict=True, metadata={"description": "3 to 10"})
+    seats = fields.Integer(
+        required=True,
+        strict=True,
+        metadata={"minimum": MIN_SEATS, "maximum": MAX_SEATS, "description": f"{MIN_SEATS} to {MAX_SEATS} (A44)"},
+    )
     mobs = fields.List(
-        fields.Integer(strict=True),
+        fields.Integer(strict=True, metadata={"minimum": 0, "maximum": MAX_SEATS - 1}),
         metadata={
-            "description": "seats played by the D8 as mobs (R173): never prompted, filled at once; "
-            "solo makes every seat but 0 a mob when absent"
+            "uniqueItems": True,
+            "description": "seats played by the D8 as mobs (R173), each a seat of the game, at least one seat left to "
+            "a person: never prompted, filled at once; solo makes every seat but 0 a mob when absent",
         },
     )
     seed = fields.String(
-        validate=validate.Length(1, 200),
+        validate=validate.Length(1, MAX_CONTRIBUTION),
         metadata={
             "description": "optional: your contribution to the shuffle seed, mixed with the server's secret (so you "
             "cannot know a draw from it); with exact_seed, the seed itself"
@@ -55,7 +191,7 @@ class CreateGameIn(Strict):
         metadata={
             "description": "true: draw every shuffle from 'seed' exactly, with no secret of the server (to reproduce "
             "a past game); the game is rigged, and every view says so"
-        }
+        },
     )
     reaction_seconds = fields.Float(
         validate=validate.Range(min=0, max=86400),
@@ -64,41 +200,75 @@ class CreateGameIn(Strict):
         },
     )
     turn_seconds = fields.Float(
-        validate=[validate.Range(min=0, max=604800), lambda v: v == 0 or v >= 1 or _refuse(f"'turn_seconds' is {CLOCK}")],
+        validate=[
+            validate.Range(min=0, max=MAX_CLOCK),
+            lambda v: v == 0 or v >= MIN_CLOCK or _refuse(f"'turn_seconds' is {CLOCK}"),
+        ],
         metadata={
+            "not": {"exclusiveMinimum": 0, "exclusiveMaximum": MIN_CLOCK},
             "description": f"the clock of every other decision, {CLOCK}: when it runs out the server's cautious bot "
-            "decides for the seat (default: AEGIS_TURN_SECONDS)"
+            "decides for the seat (default: AEGIS_TURN_SECONDS)",
         },
     )
     timeouts_to_forfeit = fields.Integer(
         strict=True,
-        validate=validate.Range(min=0, max=100),
+        validate=validate.Range(min=0, max=MAX_TIMEOUTS_TO_FORFEIT),
         metadata={
             "description": "after this many decisions in a row decided by the clock the seat is abandoned: a bot plays "
             "it for the rest of the game (default 3; 0: never)"
         },
     )
-    first_player = fields.Integer(strict=True, metadata={"description": "seat that plays first; random when absent"})
+    first_player = fields.Integer(
+        strict=True, metadata={**SEAT, "description": "seat that plays first (below seats; R18); random when absent"}
+    )
     options = fields.Dict(
-        keys=fields.String(), values=fields.Raw(), load_default=dict, metadata={"description": "see docs/rulings.md"}
+        load_default=dict,
+        metadata={
+            "description": "game options (docs/rulings.md), each a whole number in its range; the rules check them (400 "
+            "naming the rule)",
+            "properties": {
+                name: {
+                    "type": "integer",
+                    "minimum": o.low,
+                    "maximum": o.high,
+                    "default": o.default,
+                    "description": f"{o.help} ({o.ruling})",
+                }
+                for name, o in OPTIONS.items()
+            },
+            "additionalProperties": False,
+        },
     )
-    setup = fields.Dict(
-        metadata={"description": "a rigged position (deck, hands, soldiers, wall, treaty, brigs, sanctions, first_player)"}
-    )
+    setup = fields.Nested(RigIn, metadata={"description": "a rigged position; a game that has one is rigged"})
 
 
-class TakeSeatIn(Strict):
+class PersonSeatIn(Strict):
+    """A person's seat: a guest with a name, or a registered player with the player key in the Authorization header
+    (no name then, or the registered one). With neither a name nor a player key the seat is refused (400)."""
+
     name = fields.String(
         metadata={
-            "description": "the player's name (1-40 visible characters, unique within the game); with a player key, "
-            "optional: the registered name"
+            "minLength": 1,
+            "description": f"the player's name: 1-{MAX_NAME} visible characters once trimmed (no control or bidirectional "
+            "formatting characters), unique within the game; with a player key, optional: the registered name",
         }
     )
-    bot = fields.String(metadata={"description": "a bot played by the server: random or cautious"})
     entropy = fields.String(
-        validate=validate.Length(1, 200),
+        validate=validate.Length(1, MAX_CONTRIBUTION),
         metadata={"description": "optional: your contribution to the shuffle seed, mixed with the server's committed secret"},
     )
+
+
+class BotSeatIn(Strict):
+    """A bot's seat, played by the server: no name, no entropy, no player key."""
+
+    bot = fields.String(required=True, metadata={"enum": list(BOTS), "description": "the bot that plays the seat"})
+
+
+class TakeSeatIn(PersonSeatIn):
+    """What ``POST /api/games/{id}/seats`` loads: a ``PersonSeatIn`` or a ``BotSeatIn`` (the document says oneOf)."""
+
+    bot = fields.String(metadata={"description": "a bot played by the server"})
 
     @validates_schema
     def one_of(self, data: dict, **_: object) -> None:
@@ -108,18 +278,23 @@ class TakeSeatIn(Strict):
 
 class CommandIn(Schema):
     """A command exactly as a prompt option gives it, or ``{"type": "resign"}`` at any moment, plus an optional
-    ``expected_seq``."""
+    ``expected_seq``. What the route loads; the document gives each command type its own schema, generated from
+    the rulesets' decision kinds (``api/ruleset_schemas.py``), and the ruleset checks each command's fields."""
 
     class Meta:
         unknown = INCLUDE
 
     type = fields.String(
-        required=True, metadata={"description": "the command type, e.g. declare, react, reveal; resign leaves the game"}
+        required=True, metadata={"description": "the command type: a prompt's kind, e.g. declare, react; resign leaves the game"}
     )
     seat = fields.Integer(strict=True, metadata={"description": "optional; must be the token's seat"})
     expected_seq = fields.Integer(
         strict=True, validate=validate.Range(min=0), metadata={"description": "refuse with 409 unless the game is at this seq"}
     )
+
+
+class EmptyIn(Strict):
+    """No fields: an empty object, or no body."""
 
 
 class StreamTicketIn(Strict):
@@ -145,7 +320,11 @@ class GamesQuery(Strict):
 
 class TimelineQuery(Strict):
     as_ = fields.String(
-        data_key="as", metadata={"description": "a seat number, 'spectator' (default) or 'omniscient' (after the game)"}
+        data_key="as",
+        metadata={
+            "pattern": AS_PATTERN,
+            "description": "a seat number, 'spectator' (default) or 'omniscient' (after the game)",
+        },
     )
 
 
@@ -164,6 +343,7 @@ class CreatedOut(Schema):
     id = fields.String(required=True)
     host_token = fields.String(required=True, metadata={"description": "shown once; starts or cancels the game"})
     commitment = fields.String(
+        required=True,
         allow_none=True,
         metadata={
             "description": "SHA-256 of the server's secret, which every shuffle mixes in: published before anyone adds "
@@ -174,8 +354,8 @@ class CreatedOut(Schema):
 
 class SeatOut(Schema):
     seat = fields.Integer(required=True)
-    token = fields.String(allow_none=True, metadata={"description": "shown once; null for a bot seat"})
-    bot = fields.String(allow_none=True)
+    token = fields.String(required=True, allow_none=True, metadata={"description": "shown once; null for a bot seat"})
+    bot = fields.String(required=True, allow_none=True)
 
 
 class CancelledOut(Schema):
@@ -191,7 +371,14 @@ class StartedOut(Schema):
 
 class ChoiceOut(Schema):
     label = fields.String(required=True, metadata={"description": "the value in words"})
-    value = fields.Raw(required=True, metadata={"description": "what to put in the command (a seat, an id, an object...)"})
+    value = fields.Raw(
+        required=True,
+        metadata={
+            "description": "what to put in the command: a seat number, a card id, an item, or an object such as a "
+            "SANCTION slot {seat, action}",
+            "examples": [2, "c754b3d4a", {"seat": 1, "action": "war"}],
+        },
+    )
 
 
 class ParamOut(Schema):
@@ -211,7 +398,12 @@ class OptionOut(Schema):
     label = fields.String(required=True, metadata={"description": "in words; ends with ' …' where params follow"})
     command = fields.Dict(
         required=True,
-        metadata={"description": "with no params: post it as is to /commands; else set each param's field first"},
+        metadata={
+            "description": "with no params: post it as is to /commands; else set each param's field first. A command "
+            "of the type the prompt's kind names (see CommandIn), less the fields its params set",
+            "properties": {"type": {"type": "string"}, "seat": {"type": "integer", "minimum": 0}},
+            "required": ["type"],
+        },
     )
     group = fields.String(required=True, metadata={"description": "the kind of option (an action, pass, call, guard...)"})
     params = fields.List(
@@ -228,9 +420,12 @@ class PromptOut(Schema):
     seat = fields.Integer(required=True)
     kind = fields.String(required=True, metadata={"description": "the decision; the command type its options send"})
     text = fields.String(required=True)
-    deadline = fields.Float(allow_none=True)
+    deadline = fields.Float(
+        required=True, allow_none=True, metadata={"description": "when the server decides for you (epoch s; null: no clock)"}
+    )
     free = fields.Boolean(required=True, metadata={"description": "true: may be answered any time; the game does not wait"})
     about = fields.Dict(
+        required=True,
         allow_none=True,
         metadata={"description": "what the decision is about, in structure (a reaction: the claim and what it would do)"},
     )
@@ -271,18 +466,24 @@ class ViewOut(Schema):
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     seq = fields.Integer(required=True)
     rigged = fields.Boolean(required=True)
-    you = fields.Integer(allow_none=True, metadata={"description": "your seat, or null for a spectator"})
+    you = fields.Integer(required=True, allow_none=True, metadata={"description": "your seat, or null for a spectator"})
     seats = fields.List(fields.Nested(SeatInfoOut), required=True)
     seats_total = fields.Integer(required=True)
     config = fields.Dict(required=True)
     prompts = fields.List(fields.Nested(PromptOut), required=True)
-    table = fields.Dict(allow_none=True, metadata={"description": "the table as you may know it (null in the lobby)"})
-    deadline = fields.Float(allow_none=True, metadata={"description": "when the open reaction window closes"})
+    table = Documented(
+        "TableOut", required=True, allow_none=True, metadata={"description": "the table as you may know it (null in the lobby)"}
+    )
+    deadline = fields.Float(
+        required=True, allow_none=True, metadata={"description": "when the open reaction window closes (null: none)"}
+    )
     fairness = fields.Nested(FairnessOut, required=True)
     clocks = fields.List(
         fields.Nested(ClockOut), required=True, metadata={"description": "every running decision clock (turn_seconds)"}
     )
-    expires_at = fields.Float(allow_none=True, metadata={"description": "a game in the lobby expires then unless started"})
+    expires_at = fields.Float(
+        required=True, allow_none=True, metadata={"description": "a game in the lobby expires then unless started"}
+    )
 
 
 class StreamTicketOut(Schema):
@@ -302,12 +503,12 @@ class StreamTicketOut(Schema):
 
 class CommandOut(Schema):
     seq = fields.Integer(required=True)
-    events = fields.List(fields.Dict(), required=True, metadata={"description": "the new events, as you may see them"})
+    events = fields.List(Documented("EventOut"), required=True, metadata={"description": "the new events, as you may see them"})
 
 
 class EventsOut(Schema):
     seq = fields.Integer(required=True, metadata={"description": "the game's latest seq"})
-    events = fields.List(fields.Dict(), required=True)
+    events = fields.List(Documented("EventOut"), required=True)
     next_after = fields.Integer(required=True, metadata={"description": "pass as ?after= for the next page"})
 
 
@@ -320,7 +521,9 @@ class GameSummaryOut(Schema):
     seats_free = fields.Integer(required=True)
     rigged = fields.Boolean(required=True)
     created = fields.Float(required=True, metadata={"description": "seconds since the epoch"})
-    expires_at = fields.Float(allow_none=True, metadata={"description": "a game in the lobby expires then unless started"})
+    expires_at = fields.Float(
+        required=True, allow_none=True, metadata={"description": "a game in the lobby expires then unless started"}
+    )
     turn_seconds = fields.Float(required=True, metadata={"description": "the decision clock (0: none)"})
 
 
@@ -352,24 +555,232 @@ class ProblemOut(Schema):
     seq = fields.Integer(metadata={"description": "the game's seq, for a stale expected_seq"})
 
 
-class NarratedEventOut(Schema):
-    class Meta:
-        unknown = INCLUDE
+class NarratedEventOut(Open):
+    """An event (one of EventOut's, as the perspective may see it) with its text."""
 
     seq = fields.Integer(required=True)
-    type = fields.String(required=True)
+    type = fields.String(required=True, metadata={"description": "the event type (see EventOut)"})
     text = fields.String(required=True, metadata={"description": "the event in plain words, as the perspective knows it"})
+
+
+# ----- the table (domain/everaegis/redaction.py ``view``): what a reader may know, every known field typed -----
+
+
+class TableEstateOut(Open):
+    type = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["trigger", "condition"]),
+        metadata={"description": "null: unknown"},
+    )
+    text_known = fields.String(
+        required=True,
+        validate=validate.OneOf(TEXT_KNOWN),
+        metadata={"description": "how much of the card's text the rulebook prints"},
+    )
+    plain = fields.Boolean(required=True, metadata={"description": "true: played without effect (A54)"})
+
+
+class TableCardOut(Open):
+    """A card as the reader may know it: without ``name`` unless the reader may know what it is."""
+
+    id = fields.String(required=True, metadata={"description": "an opaque id, stable for the game"})
+    revealed = fields.Boolean(required=True)
+    name = fields.String(metadata={"description": "absent when the reader may not know the card"})
+    estate = fields.Nested(TableEstateOut, metadata={"description": "a Classic estate card: its type and text status"})
+    known_to_all = fields.Boolean(metadata={"description": "true: unrevealed, but everyone was shown what it is"})
+    discovery = fields.String(validate=validate.OneOf(["discovery", "tree"]), metadata={"description": "Discovery (R160)"})
+
+
+class TableNamedCardOut(Open):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class TablePlayerOut(Open):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    soldiers = fields.Integer(required=True)
+    eliminated = fields.Boolean(required=True)
+    cards = fields.List(fields.Nested(TableCardOut), required=True)
+    revealed = fields.Integer(required=True, metadata={"description": "how many of the player's cards are revealed"})
+    unrevealed = fields.Integer(required=True)
+    sanctions = fields.List(fields.String(), required=True, metadata={"description": "the actions SANCTIONED"})
+    items = fields.List(fields.String(), required=True, metadata={"description": "the items held (WALL, TREATY, BRIG...)"})
+    sacrifices = fields.Integer(metadata={"description": "soldiers laid on the mat (R149)"})
+    leader = fields.String(allow_none=True, metadata={"description": "Classic: the leader mat (null: not chosen yet)"})
+    leader_plain = fields.Boolean(metadata={"description": "Classic: the leader's text is not printed (A54)"})
+    mats = fields.List(fields.String(), metadata={"description": "leader selection: your mats (yours only)"})
+    kept = fields.String(metadata={"description": "Limited Selection: the mat you keep face down (yours only)"})
+    mob = fields.Boolean(required=True, metadata={"description": "played by the D8 (R173)"})
+    resigned = fields.Boolean(required=True)
+    abandoned = fields.Boolean(required=True, metadata={"description": "a bot plays the seat after timeouts (S3)"})
+
+
+class TableDeckOut(Open):
+    size = fields.Integer(required=True)
+    known_top = fields.List(fields.Nested(TableCardOut), metadata={"description": "the top cards you know (A21)"})
+    cards = fields.List(fields.Nested(TableNamedCardOut), metadata={"description": "omniscient: the whole deck, top first"})
+
+
+class TableYearOut(Open):
+    year = fields.String(required=True)
+    size = fields.Integer(required=True)
+    composition = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+
+
+class TableGuardOut(Open):
+    seat = fields.Integer(required=True)
+    means = fields.String(required=True, metadata={"description": "card or wall"})
+    status = fields.String(required=True)
+
+
+class TableWarOut(Open):
+    attacker = fields.Integer(required=True)
+    defender = fields.Integer(required=True)
+    stage = fields.String(required=True)
+    winner = fields.Integer(required=True, allow_none=True)
+    loser = fields.Integer(required=True, allow_none=True)
+
+
+class TableActionOut(Open):
+    declarer = fields.Integer(required=True)
+    action = fields.String(required=True, validate=validate.OneOf(ACTIONS))
+    plan = fields.Dict(required=True, metadata={"description": "the declared plan (the declare command's own fields)"})
+    claim = fields.String(required=True, allow_none=True, metadata={"description": "the building claimed (null: none)"})
+    sanctioned = fields.Boolean(required=True)
+    stage = fields.String(required=True)
+    guards = fields.List(fields.Nested(TableGuardOut), required=True)
+    war = fields.Nested(TableWarOut)
+
+
+class TableWindowOut(Open):
+    id = fields.Integer(required=True)
+    claimant = fields.Integer(required=True)
+    claim = fields.String(required=True)
+    about = fields.String(required=True, metadata={"description": "action or guard"})
+    asked = fields.List(fields.Integer(), required=True)
+    answers = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(),
+        required=True,
+        metadata={"description": "by seat: the answer ({answered: true} where you may not know it yet)"},
+    )
+    waiting_for = fields.List(fields.Integer(), required=True)
+    deadline = fields.Float(required=True, allow_none=True)
+
+
+class TableChallengeOut(Open):
+    caller = fields.Integer(required=True)
+    claimant = fields.Integer(required=True)
+    claim = fields.String(required=True)
+    about = fields.String(required=True)
+    stage = fields.String(required=True)
+
+
+class TableAwaitingOut(Open):
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True, metadata={"description": "the prompt kind the game waits for"})
+
+
+class TableResultOut(Open):
+    result = fields.String(required=True, allow_none=True, metadata={"description": "win or draw"})
+    winners = fields.List(fields.Integer(), required=True)
+    reason = fields.String(required=True, allow_none=True)
+
+
+class TableEffectOut(Open):
+    id = fields.Integer(required=True)
+    source = fields.String(required=True)
+    owner = fields.Integer(required=True)
+    steps = fields.List(fields.Dict(), required=True)
+    next_step = fields.Integer(required=True)
+    work = fields.Dict(required=True, allow_none=True)
+
+
+class TableSizeOut(Open):
+    size = fields.Integer(required=True)
+
+
+class TableComponentsOut(Open):
+    source = fields.String(required=True)
+    plain_estates = fields.List(fields.String(), required=True)
+
+
+class TableOverlordOut(Open):
+    seat = fields.Integer(required=True)
+    team = fields.List(fields.Integer(), required=True)
+    turns_in_a_row = fields.Integer(required=True)
+    turns_due = fields.Integer(required=True)
+
+
+class TableOfferOut(Open):
+    winner = fields.Integer(required=True)
+    loser = fields.Integer(required=True)
+
+
+class TableBlasphemyOut(Open):
+    card = fields.Nested(TableNamedCardOut, required=True, allow_none=True)
+    action = fields.String(required=True, allow_none=True)
+    tokens = fields.List(fields.Integer(), required=True, metadata={"description": "each seat's Blasphemy tokens"})
+    to_win = fields.Integer(required=True)
+    offer = fields.Nested(TableOfferOut)
+
+
+class TableOut(Open):
+    """The table as a reader may know it (A53): what everyone sees, plus the reader's own cards, plus everything
+    once the game is over. Fields a variant or Classic adds appear only in such games."""
+
+    ruleset = fields.String(required=True)
+    variants = fields.List(fields.String(), required=True)
+    mobs = fields.List(fields.Integer(), required=True)
+    perspective = fields.Raw(required=True, metadata=PERSPECTIVE)
+    you = fields.Integer(required=True, allow_none=True, metadata={"description": "your seat (null: not a seat)"})
+    seq = fields.Integer(required=True)
+    status = fields.String(required=True, metadata={"description": "setup, active or finished"})
+    turn = fields.Integer(required=True)
+    current = fields.Integer(required=True, allow_none=True, metadata={"description": "whose turn it is"})
+    phase = fields.String(required=True, allow_none=True)
+    stage = fields.String(required=True)
+    commitment = fields.String(required=True, allow_none=True)
+    players = fields.List(fields.Nested(TablePlayerOut), required=True)
+    deck = fields.Nested(TableDeckOut, required=True)
+    years = fields.List(fields.Nested(TableYearOut), required=True)
+    reserve = fields.Dict(
+        keys=fields.String(), values=fields.Integer(), required=True, metadata={"description": "SANCTION, BRIG"}
+    )
+    action = fields.Nested(TableActionOut, required=True, allow_none=True)
+    window = fields.Nested(TableWindowOut, required=True, allow_none=True, metadata={"description": "the open reaction window"})
+    challenge = fields.Nested(TableChallengeOut, required=True, allow_none=True)
+    awaiting = fields.List(fields.Nested(TableAwaitingOut), required=True, metadata={"description": "what the game waits for"})
+    result = fields.Nested(TableResultOut, required=True, allow_none=True, metadata={"description": "once the game is over"})
+    effects = fields.List(fields.Nested(TableEffectOut), metadata={"description": "card effects under way (R92, R93)"})
+    estate_deck = fields.Nested(TableSizeOut, metadata={"description": "Classic"})
+    selection = fields.String(validate=validate.OneOf(SELECTIONS), metadata={"description": "Classic"})
+    dictator = fields.String(metadata={"description": "Dictator (R168)"})
+    components = fields.Nested(TableComponentsOut, metadata={"description": "Classic"})
+    rubble = fields.List(fields.Nested(TableNamedCardOut), metadata={"description": "Rubble Rouser (R158), oldest first"})
+    allies = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()), metadata={"description": "Alliances (R163)"})
+    overlord = fields.Nested(TableOverlordOut, metadata={"description": "Overlord (R170)"})
+    blasphemy = fields.Nested(TableBlasphemyOut, metadata={"description": "Blasphemy (R171)"})
+    seed = fields.String(allow_none=True, metadata={"description": "omniscient: the seed, once the game is over"})
 
 
 class ReplayOut(Schema):
     id = fields.String(required=True)
     step = fields.Integer(required=True)
     steps = fields.Integer(required=True)
-    as_ = fields.Raw(required=True, data_key="as", metadata={"description": "a seat number, 'spectator' or 'omniscient'"})
+    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
     seats = fields.List(fields.Nested(SeatInfoOut), required=True)
     rigged = fields.Boolean(required=True)
-    table = fields.Dict(required=True, metadata={"description": "the table after this step, as the perspective knew it"})
-    event = fields.Dict(allow_none=True, metadata={"description": "the event of this step, redacted, with its 'text'"})
+    table = Documented(
+        "TableOut", required=True, metadata={"description": "the table after this step, as the perspective knew it"}
+    )
+    event = Documented(
+        "NarratedEventOut",
+        allow_none=True,
+        metadata={"description": "the event of this step, as the perspective may see it, with its 'text' (null at step 0)"},
+    )
 
 
 class TimelineItemOut(Schema):
@@ -381,7 +792,7 @@ class TimelineItemOut(Schema):
 
 class TimelineOut(Schema):
     id = fields.String(required=True)
-    as_ = fields.Raw(required=True, data_key="as")
+    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
     steps = fields.Integer(required=True)
     events = fields.List(fields.Nested(TimelineItemOut), required=True)
 
@@ -392,15 +803,21 @@ class VerifyOut(Schema):
     events = fields.Integer(required=True)
     commands = fields.Integer(required=True)
     seed = fields.String(required=True, metadata={"description": "the seed every shuffle was drawn from"})
-    commitment = fields.String(allow_none=True, metadata={"description": "published before the game (none: rigged)"})
-    server_secret = fields.String(allow_none=True, metadata={"description": "the server's secret, revealed at the end"})
-    creator_seed = fields.String(allow_none=True, metadata={"description": "the creator's seed (mixed in, or exact)"})
+    commitment = fields.String(
+        required=True, allow_none=True, metadata={"description": "published before the game (none: rigged)"}
+    )
+    server_secret = fields.String(
+        required=True, allow_none=True, metadata={"description": "the server's secret, revealed at the end"}
+    )
+    creator_seed = fields.String(
+        required=True, allow_none=True, metadata={"description": "the creator's seed (mixed in, or exact)"}
+    )
     seat_entropy = fields.Dict(
         keys=fields.String(), values=fields.String(), required=True, metadata={"description": "each seat's entropy"}
     )
     rigged = fields.Boolean(required=True)
     problems = fields.List(fields.String(), required=True)
-    first_difference = fields.Dict(allow_none=True)
+    first_difference = fields.Dict(required=True, allow_none=True)
 
 
 class AuditOut(Schema):
@@ -409,7 +826,7 @@ class AuditOut(Schema):
 
     id = fields.String(required=True)
     step = fields.Integer(required=True)
-    as_ = fields.Raw(required=True, data_key="as")
+    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
     finished = fields.Boolean(required=True)
     declared = fields.Dict(required=True)
     claimant = fields.Dict(required=True)
@@ -448,7 +865,12 @@ def _statistics() -> dict[str, fields.Field]:
 class RegisterIn(Strict):
     name = fields.String(
         required=True,
-        metadata={"description": "1-40 visible characters, no '/'; unique among registered players (case does not count)"},
+        metadata={
+            "minLength": 1,
+            "pattern": "^[^/]*$",
+            "description": f"1-{MAX_NAME} visible characters once trimmed, no '/'; unique among registered players (case "
+            "does not count)",
+        },
     )
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from domain.everaegis import events as everaegis_events
+from domain.everaegis.decide import COMMANDS as EVER_AEGIS_COMMANDS
 from domain.everaegis.ruleset import RULESET as EVER_AEGIS
+from domain.kernel.decisions import Registry
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.events import Event
 
@@ -15,6 +17,7 @@ EVENT_TYPES: dict[str, list[type[Event]]] = {
         cls for cls in vars(everaegis_events).values() if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
     ]
 }
+COMMANDS: dict[str, Registry] = {EVER_AEGIS.name: EVER_AEGIS_COMMANDS}  # every command type, from the decision kinds
 
 
 def ruleset_named(name: str) -> Any:

@@ -138,6 +138,11 @@ ARTIFICER_GIFT = DecisionKind(
     rule="R172",
     refusal="give one of the one-piece item kinds left to an opponent who holds fewer than 3 items",
     fields={"item": str, "to": int},
+    docs={
+        "item": {"description": "the one-piece item kind you give"},
+        "to": {"minimum": 0, "description": "the opponent who receives it"},
+    },
+    summary="Artificers: give an opponent an item",
     offer=_gift_prompt,
     apply=lambda ctx, cmd: give(ctx, cmd["seat"], cmd["item"], cmd["to"]),
     mob=_mob_gift,

@@ -116,6 +116,8 @@ SPOILS = DecisionKind(
     rule="R171",
     refusal="answer 'take' or 'leave' for the loser's Blasphemy tokens",
     fields={"answer": str},
+    docs={"answer": {"enum": ["take", "leave"], "description": "take one of the loser's Blasphemy tokens, or leave them"}},
+    summary="Blasphemy: take a token from the player you beat, or leave it",
     offer=_spoils_prompt,
     apply=lambda ctx, cmd: settle_spoils(ctx, cmd["answer"]),
     # taking a token is a yes-or-no choice, so a mob's Agreement decides (R90, R171, R176)

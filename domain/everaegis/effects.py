@@ -201,6 +201,12 @@ EFFECT_CHOICE = DecisionKind(
     rule="R38",
     refusal="choose one of the choices the effect offers",
     fields={"choice": (str, int)},
+    docs={
+        "choice": {
+            "description": "the option's value: a seat, a card id, an item, an action, an index, or a word such as none or stop"
+        }
+    },
+    summary="make the choice a card effect asks of you",
     offer=_effect_prompt,
     apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd["choice"]),
     mob=_mob_effect,
@@ -210,6 +216,8 @@ EFFECT_ORDER = DecisionKind(
     rule="R131",
     refusal="choose which of the waiting effects resolves first",
     fields={"first": int},
+    docs={"first": {"description": "the id of the waiting effect that resolves first"}},
+    summary="several effects happen at once: choose which resolves first",
     offer=_effect_prompt,
     apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd["first"]),
     mob=_mob_effect,

@@ -263,6 +263,16 @@ TAKE_SANCTION = DecisionKind(
     rule="R105",
     refusal="take a SANCTION from another player's mat",
     fields={"item": str, "from": dict},
+    docs={
+        "item": {"enum": ["SANCTION"]},
+        "from": {
+            "properties": {"seat": {"type": "integer", "minimum": 0}, "action": {"type": "string"}},
+            "required": ["seat", "action"],
+            "additionalProperties": False,
+            "description": "the SANCTION taken: the player whose action it is on, and the action",
+        },
+    },
+    summary="no SANCTION is left in the reserve: take one from another player's mat",
     offer=_take_sanction_prompt,
     apply=lambda ctx, cmd: _take_sanction(ctx, cmd["from"]),
     mob=_mob_take_sanction,
@@ -273,6 +283,11 @@ TREATY_GIFT = DecisionKind(
     rule="R107",
     refusal="give between 1 and all of your soldiers to your TREATY partner",
     fields={"to": int, "amount": int},
+    docs={
+        "to": {"minimum": 0, "description": "your TREATY partner"},
+        "amount": {"minimum": 1, "description": "how many of your soldiers you give"},
+    },
+    summary="give soldiers to your TREATY partner, at any time",
     offer=_gift_prompt,
     apply=_gift,
     aliases=("give_soldiers",),

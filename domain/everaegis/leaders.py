@@ -157,6 +157,12 @@ CHOOSE_LEADER = DecisionKind(
     rule="R19",
     refusal="choose one of the leader mats you are offered (and, when drafting, who receives the rest)",
     fields={"mat": str},
+    optional={"pass_to": int},
+    docs={
+        "mat": {"description": "the leader mat you keep (or play)"},
+        "pass_to": {"minimum": 0, "description": "Drafting: the player who receives the rest of your mats"},
+    },
+    summary="choose your leader mat",
     offer=_leader_prompt,
     apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd),
 )  # no mob: a game with mobs has no leader selection (see config)

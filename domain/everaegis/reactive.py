@@ -84,6 +84,12 @@ DRAW_REACTION = DecisionKind(
     rule="R118",
     refusal="let the player draw ('pass'), or 'use' a reactive item you hold",
     fields={"answer": str},
+    optional={"item": str},
+    docs={
+        "answer": {"enum": ["pass", "use"], "description": "let the player draw, or use a reactive item"},
+        "item": {"description": "with use: the reactive item you use"},
+    },
+    summary="a player is about to draw: let them, or stop the draw with a reactive item",
     offer=_draw_prompt,
     apply=lambda ctx, cmd: draw_react(ctx, cmd["seat"], cmd["answer"], cmd.get("item")),
     mob=_mob_draw,

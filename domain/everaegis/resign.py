@@ -83,5 +83,6 @@ RESIGN = DecisionKind(
     "resign",
     rule="S2",
     refusal="a player still in the game may resign, at any moment",
+    summary="leave the game, at any moment of a started game (no prompt offers it); the server decides what still waits for you",
     handle=_resign,
 )  # S2: a seat's own command, on anyone's turn, never a prompt option

@@ -67,6 +67,11 @@ UNDO = DecisionKind(
     rule="R155",
     refusal="answer 'claim' or 'waive' for the window of the pending undo",
     fields={"window": int, "answer": str},
+    docs={
+        "window": {"description": "the id of the window whose undo you answer"},
+        "answer": {"enum": ["claim", "waive"], "description": "claim the undo (and call), or let the action stand"},
+    },
+    summary="the window closed before you answered: claim an undo, or let the action stand",
     offer=_undo_prompt,
     apply=_answer,
     window=True,

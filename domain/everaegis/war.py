@@ -114,6 +114,13 @@ WAR_REVEAL = DecisionKind(
     rule="R83",
     refusal="reveal 2 different unrevealed cards of yours",
     fields={"cards": list},
+    docs={
+        "cards": {
+            "items": {"type": "string"},
+            "description": "the ids of the unrevealed cards you fully reveal (as many as the prompt says)",
+        }
+    },
+    summary="you lost the war: fully reveal unrevealed cards",
     offer=_reveal_prompt,
     apply=lambda ctx, cmd: reveal_for_war(ctx, tuple(own_card(ctx.state, cmd["seat"], c) for c in cmd["cards"])),
     mob=_mob_reveal,

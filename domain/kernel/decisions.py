@@ -4,7 +4,8 @@ A kind names both the prompt and the command that answers it (one vocabulary). I
 fields the command carries, how its options are offered to the seat asked (the prompt, compact), the rule
 that governs it and what a legal answer is in words (for refusals), how a checked command is carried out,
 and how a seat the rules play themselves (a mob) decides it. The pipeline (``decide``), the prompts, the
-refusals and the mobs are loops over a ``Registry`` of kinds; nothing else lists them.
+refusals and the mobs are loops over a ``Registry`` of kinds; nothing else lists them, and the API's document
+has one command schema per kind, generated from its ``fields``, ``optional`` fields, ``docs`` and ``summary``.
 
 Commands that answer no prompt (a seat's own ``resign``, the service's ``timeout`` and the closing of
 windows) are kinds too, with a ``handle`` that turns the command into events directly.
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel.events import Event
-from domain.kernel.prompts import Prompt
+from domain.kernel.prompts import ENVELOPE, Prompt
 
 FieldType = type | tuple[type, ...]
 
@@ -27,7 +28,13 @@ class DecisionKind:
     """One kind of decision. ``offer(state, seat)``: the prompt for a seat asked for it (for a ``free`` kind, the
     prompt if the seat may make it now, else None); ``apply(ctx, command)``:
     carry out a command its prompt accepted; ``mob(ctx, seat)``: decide it for a seat the rules play (R173);
-    ``handle(state, command)``: the events of a command that answers no prompt."""
+    ``handle(state, command)``: the events of a command that answers no prompt.
+
+    ``fields``: the fields a command must carry, with their python types (checked before anything else);
+    ``optional``: the fields it may carry besides (a plan's parts, the item a reaction uses, ...), which the
+    prompt's options check; ``docs``: per field, the JSON Schema keywords its python type does not say
+    (``description``, ``enum``, ``items``, ``properties``, ``minimum``, ``examples``...); ``summary``: what the
+    command does, in words. The API's document is generated from these four."""
 
     kind: str
     rule: str
@@ -42,8 +49,20 @@ class DecisionKind:
     window: bool = False  # closed by the ruleset's own deadline: never timed out
     seatless: bool = False  # the command names no seat of its own
     free: bool = False  # offered whenever it applies (``offer`` returns None when not), never awaited
+    optional: Mapping[str, FieldType] = field(default_factory=dict)
+    docs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    summary: str = ""
 
     def __post_init__(self) -> None:
+        both = set(self.fields) & set(self.optional)
+        if both:
+            raise ValueError(f"decision kind {self.kind}: {', '.join(sorted(both))} cannot be both required and optional")
+        envelope = set(self.optional) & set(ENVELOPE)
+        if envelope:
+            raise ValueError(f"decision kind {self.kind}: {', '.join(sorted(envelope))} is a field of every command")
+        undeclared = set(self.docs) - set(self.fields) - set(self.optional)
+        if undeclared:
+            raise ValueError(f"decision kind {self.kind}: docs for undeclared field(s) {', '.join(sorted(undeclared))}")
         if (self.offer is None) == (self.handle is None):
             raise ValueError(f"decision kind {self.kind}: either offered as a prompt (offer, apply) or handled directly")
         if self.offer is not None and self.apply is None:

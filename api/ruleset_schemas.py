@@ -1,0 +1,200 @@
+"""Schemas the OpenAPI document takes from the hosted rulesets' own declarations, never written out twice:
+
+- one command schema per command type a seat may send, from the ruleset's decision kinds
+  (``domain.kernel.decisions``): its required ``fields``, ``optional`` fields, their ``docs`` and its
+  ``summary``; an older type (an alias) is documented as deprecated, with the fields of every kind it may
+  answer. ``CommandIn`` is their ``oneOf``, told apart by ``type``.
+- one event schema per event class (``domain.kernel.events``): its dataclass fields with their types, every
+  field required but those a reader may not be shown (``PRIVATE`` and ``SECRET``). ``EventOut`` is their
+  ``oneOf``, told apart by ``type``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Iterable
+from typing import Any
+
+from domain.kernel.decisions import DecisionKind, FieldType, Registry
+from domain.kernel.events import Event
+
+JSON_TYPES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
+REF = "#/components/schemas/"
+ENVELOPE: dict[str, dict[str, Any]] = {
+    "seat": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "optional: the server takes your seat from your token; if given, it must be that seat (else 403)",
+    },
+    "expected_seq": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "optional: refuse with 409 unless the game is at this seq (nothing happened since you looked)",
+    },
+}
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def command_schema_name(command_type: str) -> str:
+    """``declare`` -> ``DeclareCommand``, ``take_brig`` -> ``TakeBrigCommand``."""
+    return _camel(command_type) + "Command"
+
+
+def _type_schema(type_: FieldType) -> dict[str, Any]:
+    names = [JSON_TYPES[t] for t in (type_ if isinstance(type_, tuple) else (type_,))]
+    if "number" in names and "integer" in names:
+        names.remove("integer")  # an int is a number
+    return {"type": names[0] if len(names) == 1 else names}
+
+
+def _field_schema(kind: DecisionKind, name: str, type_: FieldType) -> dict[str, Any]:
+    return {**_type_schema(type_), **kind.docs.get(name, {})}
+
+
+def _own_fields(kind: DecisionKind) -> dict[str, dict[str, Any]]:
+    every = {**kind.fields, **kind.optional}
+    return {name: _field_schema(kind, name, type_) for name, type_ in every.items()}
+
+
+def _command(command_type: str, description: str, fields: dict[str, dict[str, Any]], required: list[str]) -> dict[str, Any]:
+    kind_field = {
+        "type": "string",
+        "const": command_type,
+        "default": command_type,
+        "description": "the command type: the kind of the prompt it answers",
+    }
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {"type": kind_field, **ENVELOPE, **fields},
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+
+
+def _kind_schema(kind: DecisionKind) -> dict[str, Any]:
+    how = "sent at any moment, never offered by a prompt" if kind.handle is not None else f"answers a '{kind.kind}' prompt"
+    description = f"{kind.summary or kind.kind} ({kind.rule}; {how}). Refused unless: {kind.refusal}."
+    return _command(kind.kind, description, _own_fields(kind), list(kind.fields))
+
+
+def _alias_schema(command_type: str, kinds: list[DecisionKind]) -> dict[str, Any]:
+    """An older type: every field of the kinds it may answer (one schema per field where they differ), required
+    where every kind requires it."""
+    fields: dict[str, list[dict[str, Any]]] = {}
+    for kind in kinds:
+        for name, schema in _own_fields(kind).items():
+            known = fields.setdefault(name, [])
+            if all(json.dumps(s, sort_keys=True) != json.dumps(schema, sort_keys=True) for s in known):
+                known.append(schema)
+    merged = {name: found[0] if len(found) == 1 else {"anyOf": found} for name, found in fields.items()}
+    required = [name for name in kinds[0].fields if all(name in k.fields for k in kinds)]
+    names = ", ".join(k.kind for k in kinds)
+    description = f"Deprecated: the older type of {names}, still accepted where one of them is asked; send the prompt's own kind."
+    return {**_command(command_type, description, merged, required), "deprecated": True}
+
+
+def command_schemas(registries: Iterable[Registry]) -> dict[str, dict[str, Any]]:
+    """Every command type a seat may send (the service's own are left out), by schema name, in the order the
+    rulesets declare them; a type two rulesets both declare must mean the same command."""
+    out: dict[str, dict[str, Any]] = {}
+    for registry in registries:
+        for command_type in registry.command_types:
+            kinds = [k for k in registry.answering(command_type) if not k.system]
+            if not kinds:
+                continue
+            schema = _kind_schema(kinds[0]) if command_type in registry else _alias_schema(command_type, kinds)
+            name = command_schema_name(command_type)
+            if name in out and out[name] != schema:
+                raise ValueError(f"command type {command_type} means different commands in two rulesets")
+            out[name] = schema
+    return out
+
+
+def command_in(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The body of ``POST /api/games/{id}/commands``: one of the command schemas, by its ``type``."""
+    mapping = {schema["properties"]["type"]["const"]: REF + name for name, schema in schemas.items()}
+    older = [schema["properties"]["type"]["const"] for schema in schemas.values() if schema.get("deprecated")]
+    return {
+        "description": "A command: a prompt option's command as is, or with each of its params set to picked values "
+        "(a list when the param's max is above 1); or resign at any moment. The envelope fields seat and "
+        "expected_seq are optional. Each type has its own schema"
+        + (f"; the older types ({', '.join(older)}) are deprecated." if older else "."),
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+    }
+
+
+# ----- events -----
+
+
+def _python_schema(annotation: Any) -> dict[str, Any]:
+    """A field's JSON Schema from its type annotation (int, str, list[...], dict[str, ...], X | None, Any)."""
+    if annotation is Any:
+        return {}
+    origin = typing.get_origin(annotation)
+    if origin in (types.UnionType, typing.Union):
+        options = [a for a in typing.get_args(annotation) if a is not type(None)]
+        inner = _python_schema(options[0]) if len(options) == 1 else {"anyOf": [_python_schema(a) for a in options]}
+        if set(inner) == {"type"} and isinstance(inner["type"], str):
+            return {"type": [inner["type"], "null"]}
+        return {"anyOf": [inner, {"type": "null"}]}
+    if origin is list:
+        (item,) = typing.get_args(annotation)
+        return {"type": "array", "items": _python_schema(item)}
+    if origin is dict:
+        _, value = typing.get_args(annotation)
+        return {"type": "object", "additionalProperties": _python_schema(value)}
+    if annotation in JSON_TYPES:
+        return {"type": JSON_TYPES[annotation]}
+    raise TypeError(f"no JSON Schema for the event field type {annotation!r}")
+
+
+def event_schema_name(cls: type[Event]) -> str:
+    return cls.TYPE + "Event"
+
+
+def _event_schema(cls: type[Event]) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    hidden = set(cls.PRIVATE) | set(cls.SECRET)
+    props: dict[str, Any] = {
+        "type": {"type": "string", "const": cls.TYPE, "default": cls.TYPE},
+        "seq": {"type": "integer", "minimum": 1, "description": "the event's place in the game's log, from 1"},
+    }
+    for f in dataclasses.fields(cls):
+        if f.name != "seq":
+            props[f.name] = _python_schema(hints[f.name])
+    for name, audience in cls.PRIVATE.items():
+        props[name]["description"] = f"only for the seats in '{audience}' (everyone once the game is over)"
+    for name in cls.SECRET:
+        props[name]["description"] = "shown to nobody until the game is over"
+    doc = (cls.__doc__ or "").strip()
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": props,
+        "required": ["type", "seq", *(f.name for f in dataclasses.fields(cls) if f.name != "seq" and f.name not in hidden)],
+    }
+    if doc and not doc.startswith(cls.__name__ + "("):  # a dataclass without a docstring gets its signature
+        out["description"] = " ".join(doc.split())
+    return out
+
+
+def event_schemas(event_types: Iterable[type[Event]]) -> dict[str, dict[str, Any]]:
+    return {event_schema_name(cls): _event_schema(cls) for cls in event_types}
+
+
+def event_out(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One event as a reader may see it: one of the event schemas, by its ``type``."""
+    mapping = {schema["properties"]["type"]["const"]: REF + name for name, schema in schemas.items()}
+    return {
+        "description": "An event as you may see it: fields you may not know yet are left out (a private field is "
+        "shown to its audience, a secret one to nobody, until the game is over).",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+    }
