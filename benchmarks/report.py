@@ -29,6 +29,21 @@ def _engine(r: dict[str, Any]) -> list[str]:
             f"| {row['seats']} | {row['commands']} | {row['events']} | {row['decide_evolve_commands_per_s']:.0f} "
             f"| {row['evolve_events_per_s']:.0f} | {row['ratio_evolve_to_decide_evolve']:.1f}x evolve |"
         )
+    if r.get("by_type"):
+        lines += [
+            "",
+            f"By command type (each command timed alone; evolving one event takes {r['evolve_us_per_event']:.2f} µs). "
+            "A command that causes few events, such as a reaction answer that leaves its window open, costs mostly "
+            "its check (the seat's prompt is built and matched) and the flow's look at who is asked next:",
+            "",
+            "| command type | commands | µs each | events each | costs |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for t in r["by_type"]:
+            ratio = f"{t['ratio_to_evolving_its_events']:.1f}x evolving its events" if t["ratio_to_evolving_its_events"] else "-"
+            lines.append(
+                f"| {t['type']} | {t['commands']} | {t['us_per_command']:.1f} | {t['events_per_command']:.1f} | {ratio} |"
+            )
     return lines
 
 

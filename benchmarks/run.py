@@ -65,6 +65,7 @@ def machine() -> dict[str, Any]:
 
 def engine(games: int = 40) -> dict[str, Any]:
     rows = []
+    by_type: dict[str, list[float]] = {}  # command type -> [commands, seconds, events]
     for seats in (3, 5, 8):
         seeds = [f"bench-{seats}-{i}" for i in range(games)]
         recorded = [play_game(seats=seats, variants="simpleton", seed=s, bots=["random"]).commands for s in seeds]
@@ -82,6 +83,15 @@ def engine(games: int = 40) -> dict[str, Any]:
         for events in logs:
             fold(config, events)
         t_evolve = time.perf_counter() - t0
+        for seed, commands in zip(seeds, recorded, strict=True):  # again, each command timed: the cost by type
+            state = fold(config, start(config, seed))
+            for cmd in commands:
+                c0 = time.perf_counter()
+                caused = len(push(state, cmd))
+                row = by_type.setdefault(cmd["type"], [0, 0.0, 0])
+                row[0] += 1
+                row[1] += time.perf_counter() - c0
+                row[2] += caused
         n_commands = sum(len(c) for c in recorded)
         n_events = sum(len(e) for e in logs)
         rows.append(
@@ -96,11 +106,30 @@ def engine(games: int = 40) -> dict[str, Any]:
                 "ratio_evolve_to_decide_evolve": t_decide / t_evolve,
             }
         )
-    return {"suite": "engine", "machine": machine(), "rows": rows}
+    evolve_us = sum(r["events"] for r in rows) and 1e6 * sum(r["events"] / r["evolve_events_per_s"] for r in rows) / sum(
+        r["events"] for r in rows
+    )
+    types = [
+        {
+            "type": name,
+            "commands": int(n),
+            "us_per_command": 1e6 * t / n,
+            "events_per_command": e / n,
+            "ratio_to_evolving_its_events": (1e6 * t / n) / (evolve_us * e / n) if e else None,
+        }
+        for name, (n, t, e) in sorted(by_type.items(), key=lambda kv: -kv[1][1])
+    ]
+    return {"suite": "engine", "machine": machine(), "rows": rows, "by_type": types, "evolve_us_per_event": evolve_us}
 
 
 def print_engine(result: dict[str, Any]) -> None:
     print("engine: decide+evolve over recorded bot commands, against evolve alone over the same events")
+    for t in result.get("by_type", []):
+        ratio = f"{t['ratio_to_evolving_its_events']:.1f}x" if t["ratio_to_evolving_its_events"] else "-"
+        print(
+            f"  {t['type']:>18}: {t['commands']:>6} commands, {t['us_per_command']:6.1f} us each, "
+            f"{t['events_per_command']:.1f} events each, {ratio} evolving them"
+        )
     head = ("seats", "commands", "events", "commands/s (decide+evolve)", "events/s (evolve)", "decide+evolve costs")
     print(f"{head[0]:>5} {head[1]:>9} {head[2]:>8} {head[3]:>27} {head[4]:>18} {head[5]:>20}")
     for r in result["rows"]:
