@@ -69,7 +69,7 @@ def _measure(events_wanted: int, service: GameService, url: str, views: RedisVie
     rng = random.Random(1)
     games = 0
     while len(saved) < events_wanted:
-        gid, host = service.create_game({"seats": 4, "reaction_seconds": 0, "seed": f"bench-{games}"})
+        gid, host, _commitment = service.create_game({"seats": 4, "reaction_seconds": 0, "seed": f"bench-{games}"})
         games += 1
         tokens = [service.take_seat(gid, name=f"p{i}", bot=None)[1] for i in range(4)]
         service.start(gid, host)

@@ -54,3 +54,13 @@ def test_prompts_suite_reports_view_sizes_and_options_against_the_commands_they_
     r = prompts(games=1, seats=10)
     assert r["views"] > 100 and 0 < r["view_bytes_p50"] <= r["view_bytes_max"] <= 32 * 1024
     assert 0 < r["most_options"] <= 100 < r["most_commands"]  # compact: a few options stand for hundreds of commands
+
+
+def test_projections_suite_measures_lag_and_rebuild_against_reading():
+    """The projections suite (PostgreSQL, Redis, another API process) runs at a tiny size: it broke once unseen."""
+    _postgres()
+    from benchmarks.projections import projections
+
+    r = projections(events_wanted=60)
+    assert r["redis_view_lag_ms"]["n"] > 0 and r["sse_other_process_lag_ms"]["n"] > 0
+    assert r["rebuild_events_per_s"] > 0 and r["read_only_events_per_s"] > 0 and r["rebuild_costs_x_reading"] > 0
