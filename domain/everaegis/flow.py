@@ -36,6 +36,7 @@ MAX_AUTO_STEPS = 100_000
 def advance(ctx: Ctx) -> None:
     for _ in range(MAX_AUTO_STEPS):
         if not step(ctx) and not mob_step(ctx):
+            ctx.state.asked_at = (ctx.state.seq, list(ctx.asked))  # where it stopped: what waiting() would find
             return  # R173: a mob's decisions are made here, with the D8; it is never prompted
     raise AssertionError("the game did not settle")  # pragma: no cover
 
@@ -57,13 +58,20 @@ def mob_step(ctx: Ctx) -> bool:
 
 def waiting(s: GameState) -> list[Need]:
     """Who must decide what: where ``step`` stops, it says what it waits for. Looked at without moving the game
-    (nothing is emitted); a state that would still move on by itself waits for nobody yet."""
+    (nothing is emitted); a state that would still move on by itself waits for nobody yet. Remembered in the
+    state for its seq (every event moves seq on), and set by ``advance`` where it stops."""
+    if s.asked_at is not None and s.asked_at[0] == s.seq:
+        return list(s.asked_at[1])
     ctx = Ctx(s, looking=True)
     try:
         moved = step(ctx)
-    except Unsettled:
+    except (Unsettled, AssertionError):
+        # still moving on by itself, or a state between two events of one step (a replay may stop there), from
+        # which no step starts; advance() runs the same steps without this guard, so play never hides a fault
         return []
-    return [] if moved else ctx.asked
+    needs = [] if moved else ctx.asked
+    s.asked_at = (s.seq, list(needs))
+    return needs
 
 
 def step(ctx: Ctx) -> bool:

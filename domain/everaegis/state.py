@@ -290,6 +290,9 @@ class GameState:
     resigned: list[int] = field(default_factory=list)  # S2: seats that resigned (and so are eliminated), in order
     abandoned: list[int] = field(default_factory=list)  # S3: seats the service gave to a bot for the rest of the game
     variant: VariantState = field(default_factory=VariantState)  # Alliances, Overlord, Blasphemy (R163, R170, R171)
+    # who is asked at seq N, once worked out (flow.waiting): every event moves seq on, so it is never stale;
+    # not part of the game (a clone starts without it, equality ignores it)
+    asked_at: tuple[int, list[Any]] | None = field(default=None, repr=False, compare=False)
 
     def clone(self) -> GameState:
         return GameState(
