@@ -60,7 +60,8 @@ def waiting(s: GameState) -> list[Need]:
     """Who must decide what: where ``step`` stops, it says what it waits for. Looked at without moving the game
     (nothing is emitted); a state that would still move on by itself waits for nobody yet. Remembered in the
     state for its seq (every event moves seq on), and set by ``advance`` where it stops."""
-    if s.asked_at is not None and s.asked_at[0] == s.seq:
+    seq = s.seq
+    if s.asked_at is not None and s.asked_at[0] == seq:
         return list(s.asked_at[1])
     ctx = Ctx(s, looking=True)
     try:
@@ -70,7 +71,8 @@ def waiting(s: GameState) -> list[Need]:
         # which no step starts; advance() runs the same steps without this guard, so play never hides a fault
         return []
     needs = [] if moved else ctx.asked
-    s.asked_at = (s.seq, list(needs))
+    if s.seq == seq:  # remembered for the seq it was worked out at
+        s.asked_at = (seq, list(needs))
     return needs
 
 
