@@ -129,10 +129,10 @@ def _library_options(s: GameState, seat: int, partner: int | None, remaining: li
     """R53, A21: 2 SANCTIONS on 2 unsanctioned actions of 1 or 2 players (any 2 such slots), or give a player
     the TREATY."""
     out = []
-    slots = [{"seat": p, "action": a} for p in remaining if p != partner for a in ACTIONS if a not in s.players[p].sanctions]
+    slots = [(p, a) for p in remaining if p != partner for a in ACTIONS if a not in s.players[p].sanctions]
     if slots:
         names = [p.name for p in s.players]
-        choices = tuple(Choice(f"{names[t['seat']]}'s {t['action'].title()}", t) for t in slots)
+        choices = tuple(Choice(f"{names[p]}'s {a.title()}", {"seat": p, "action": a}) for p, a in slots)
         n = min(2, len(slots))  # A43: with a single free slot, the one SANCTION that can be placed
         out.append(Option("Library: SANCTION", _declare(seat, "library"), "library", (Param("sanctions", choices, n, n),)))
     if partner is not None and s.treaty == partner:

@@ -37,11 +37,11 @@ def diagnose(
         return IllegalCommand(
             f"a '{cmd['type']}' command answers nothing you are asked now (you are asked: {asked})", rule="R24", prompts=legal
         )
-    rule, why = _declaration_reason(s, cmd) if "declare" in names else (None, None)
-    if why is None:  # the rule of the decision the command answers, and what a legal answer is
+    reason = _declaration_reason(s, cmd) if "declare" in names else (None, None)
+    if reason[1] is None:  # the rule of the decision the command answers, and what a legal answer is
         kind = next(k for k in kinds if k.kind == same_kind[0].kind)
-        rule, why = kind.rule, kind.refusal
-    return IllegalCommand(why, rule=rule, prompts=legal)
+        reason = (kind.rule, kind.refusal)
+    return IllegalCommand(reason[1] or "", rule=reason[0], prompts=legal)
 
 
 def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any], names: set[str]) -> tuple[str, str]:

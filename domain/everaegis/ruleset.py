@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from domain.everaegis import components as _components
@@ -82,7 +82,7 @@ class EverAegis:
     def prompts(self, state: GameState, seat: int | None = None) -> list[Prompt]:
         return _prompts.prompts(state, seat)
 
-    def legal_commands(self, state: GameState, seat: int) -> list[dict[str, Any]]:
+    def legal_commands(self, state: GameState, seat: int) -> Iterator[dict[str, Any]]:
         return _prompts.legal_commands(state, seat)
 
     def view(self, state: GameState, perspective: Perspective) -> dict[str, Any]:

@@ -6,6 +6,7 @@ never mutated afterwards.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -373,7 +374,7 @@ class GameState:
         n = self.seats
         return [(start + i) % n for i in range(n)]
 
-    def in_turn_order(self, seats: list[int] | set[int]) -> list[int]:
+    def in_turn_order(self, seats: Iterable[int]) -> list[int]:
         """``seats`` sorted in turn order from the current player (R60, R135)."""
         start = self.current if self.current is not None else (self.first_player or 0)
         wanted = set(seats)

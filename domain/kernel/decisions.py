@@ -8,7 +8,7 @@ refusals and the mobs are loops over a ``Registry`` of kinds; nothing else lists
 has one command schema per kind, generated from its ``fields``, ``optional`` fields, ``docs`` and ``summary``.
 
 Commands that answer no prompt (a seat's own ``resign``, the service's ``timeout`` and the closing of
-windows) are kinds too, with a ``handle`` that turns the command into events directly.
+windows) are kinds too, with a ``handle`` that carries the command out directly.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.kernel.events import Event
 from domain.kernel.prompts import ENVELOPE, Prompt
 
 FieldType = type | tuple[type, ...]
@@ -28,7 +27,8 @@ class DecisionKind:
     """One kind of decision. ``offer(state, seat)``: the prompt for a seat asked for it (for a ``free`` kind, the
     prompt if the seat may make it now, else None); ``apply(ctx, command)``:
     carry out a command its prompt accepted; ``mob(ctx, seat)``: decide it for a seat the rules play (R173);
-    ``handle(state, command)``: the events of a command that answers no prompt.
+    ``handle(ctx, command)``: carry out a command that answers no prompt (it checks its own preconditions first,
+    raising the refusal before it emits anything).
 
     ``fields``: the fields a command must carry, with their python types (checked before anything else);
     ``optional``: the fields it may carry besides (a plan's parts, the item a reaction uses, ...), which the
@@ -43,7 +43,7 @@ class DecisionKind:
     offer: Callable[[Any, int], Prompt | None] | None = None
     apply: Callable[[Any, dict[str, Any]], None] | None = None
     mob: Callable[[Any, int], None] | None = None
-    handle: Callable[[Any, dict[str, Any]], list[Event]] | None = None
+    handle: Callable[[Any, dict[str, Any]], None] | None = None
     aliases: tuple[str, ...] = ()  # older command types that still answer this kind's prompt
     system: bool = False  # only the service sends it
     window: bool = False  # closed by the ruleset's own deadline: never timed out

@@ -98,6 +98,7 @@ class Param:
             yield from values
             return
         for k in range(self.min, self.max + 1):
+            groups: Iterator[tuple[Any, ...]]
             if self.distinct:
                 groups = permutations(values, k) if self.ordered else combinations(values, k)
             else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 from domain.kernel.events import Event
@@ -77,8 +77,8 @@ class Ruleset(Protocol):
     def prompts(self, state: Any, seat: int | None = None) -> list[Prompt]:
         """Every open decision, for one seat or all seats."""
 
-    def legal_commands(self, state: Any, seat: int) -> list[dict[str, Any]]:
-        """Every command ``seat`` may submit now; each is accepted by ``decide`` as is."""
+    def legal_commands(self, state: Any, seat: int) -> Iterator[dict[str, Any]]:
+        """Every complete command ``seat`` may submit now, lazily; each is accepted by ``decide`` as is."""
 
     def view(self, state: Any, perspective: Perspective) -> dict[str, Any]:
         """The table as a reader may know it."""
