@@ -697,3 +697,22 @@ def test_s2_s3_every_variant_plays_to_its_end_through_resignations_and_timeouts(
         resigns += played.resigns
         timeouts += played.timeouts
     assert resigns >= len(FAIRPLAY_CASES) // 2 and timeouts >= 5 * len(FAIRPLAY_CASES)
+
+
+def test_s3_what_the_server_played_reads_the_same_under_a_kind_and_its_older_type():
+    """A bot's command names its decision kind (prove, sanction_discard, take_brig, draw_reaction...); the timed-out
+    seat reads it in the same words as the older generic type it answers for (reveal, discard, take, draw_react)."""
+    from domain.everaegis.narration import played_words
+
+    def who(seat):
+        return NAMES[seat]
+
+    for kind, older, extra in (
+        ("prove", "reveal", {"card": "c1"}),
+        ("war_reveal", "reveal", {"cards": ["c1", "c2"]}),
+        ("barracks_discard", "discard", {"card": "c1"}),
+        ("take_brig", "take", {"item": "BRIG", "from": 1}),
+        ("draw_reaction", "draw_react", {"answer": "pass"}),
+    ):
+        words = played_words({"type": kind, "seat": 0, **extra}, who)
+        assert words == played_words({"type": older, "seat": 0, **extra}, who) and words != kind

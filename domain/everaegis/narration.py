@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.everaegis.decisions import DECISIONS as KINDS
+
 Narrator = Callable[[dict[str, Any], Callable[[Any], str]], str]
 _NARRATORS: dict[str, Narrator] = {}
 
@@ -641,6 +643,8 @@ def _seat_abandoned(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 def played_words(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
     """A command the server played for a seat, in words (it names only what that seat may know)."""
     kind = cmd.get("type")
+    if kind in KINDS and KINDS[kind].aliases:  # prove, pay, war_reveal...: in the words of the type they answer for
+        kind = KINDS[kind].aliases[0]
     if kind == "declare":
         target = cmd.get("target")
         return f"{_action(cmd.get('action', ''))}" + (f" against {who(target)}" if target is not None else "")
