@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from cli import game_options
 from domain.bots import BOTS
+from domain.kernel.prompts import Option
 
 
 class ApiError(Exception):
@@ -139,15 +140,7 @@ MENU_AT_ONCE = 9  # more options than this, of several kinds: ask for the kind f
 
 def fill(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The option's command with each of its params set to values picked at random (the README's contract)."""
-    command = dict(option["command"])
-    for p in option.get("params", []):
-        values = [c["value"] for c in p["choices"]]
-        if p["max"] == 1:
-            command[p["name"]] = rng.choice(values)
-            continue
-        k = rng.randint(p["min"], min(p["max"], len(values)) if p["distinct"] else p["max"])
-        command[p["name"]] = rng.sample(values, k) if p["distinct"] else [rng.choice(values) for _ in range(k)]
-    return command
+    return Option.from_dict(option).pick(rng)
 
 
 def _menu(prompt: dict[str, Any], out: TextIO, inp: TextIO) -> dict[str, Any] | None:

@@ -365,16 +365,6 @@ def declaration_prompt(s: GameState, seat: int, only: str | None = None) -> Prom
     return Prompt(seat, "declare", text, tuple(declarations(s, seat, only)))
 
 
-def _sanction_prompt(s: GameState, seat: int) -> Prompt:
-    text = f"{s.players[seat].name}: your action is SANCTIONED: discard an unrevealed card (R110)"
-    return Prompt(seat, "sanction_discard", text, card_options(seat, sanction_choices(s), "Discard", "sanction_discard"))
-
-
-def _barracks_prompt(s: GameState, seat: int) -> Prompt:
-    text = f"{s.players[seat].name}: Barracks: discard 1 of your unrevealed cards (R48)"
-    return Prompt(seat, "barracks_discard", text, card_options(seat, barracks_choices(s), "Discard", "barracks_discard"))
-
-
 def _put_back_prompt(s: GameState, seat: int) -> Prompt:
     cards = card_choices(s.players[seat].unrevealed)
     param = Param("cards", cards, 2, 2, ordered=True)
@@ -383,11 +373,32 @@ def _put_back_prompt(s: GameState, seat: int) -> Prompt:
     return Prompt(seat, "put_back", text, opts)
 
 
-def _discard(reason: str) -> Callable[[Ctx, dict[str, Any]], None]:
+def _discard_kind(
+    kind: str, rule: str, reason: str, choices: Callable[[GameState], list[Card]], asked: str, summary: str
+) -> DecisionKind:
+    """A decision to discard one of your own unrevealed cards (``choices``: the cards that may go), for ``reason``."""
+
+    def offer(s: GameState, seat: int) -> Prompt:
+        return Prompt(seat, kind, f"{s.players[seat].name}: {asked}", card_options(seat, choices(s), "Discard", kind))
+
     def apply(ctx: Ctx, cmd: dict[str, Any]) -> None:
         discard_card(ctx, cmd["seat"], own_card(ctx.state, cmd["seat"], cmd["card"]), reason)
 
-    return apply
+    def mob(ctx: Ctx, seat: int) -> None:
+        discard_card(ctx, seat, mob_card(ctx, seat, choices(ctx.state)), reason)
+
+    return DecisionKind(
+        kind,
+        rule=rule,
+        refusal="discard one of your own unrevealed cards",
+        fields={"card": str},
+        docs={"card": {"description": "the id of one of your unrevealed cards"}},
+        summary=summary,
+        offer=offer,
+        apply=apply,
+        mob=mob,
+        aliases=("discard",),
+    )
 
 
 def _mob_put_back(ctx: Ctx, mob: int) -> None:
@@ -443,29 +454,21 @@ DECLARE = DecisionKind(
     apply=lambda ctx, cmd: start_action(ctx, cmd["seat"], cmd),
     mob=mob_declare,
 )
-SANCTION_DISCARD = DecisionKind(
+SANCTION_DISCARD = _discard_kind(
     "sanction_discard",
-    rule="R110",
-    refusal="discard one of your own unrevealed cards",
-    fields={"card": str},
-    docs={"card": {"description": "the id of one of your unrevealed cards"}},
-    summary="your action is SANCTIONED: discard an unrevealed card instead",
-    offer=_sanction_prompt,
-    apply=_discard("sanction"),
-    mob=lambda ctx, mob: discard_card(ctx, mob, mob_card(ctx, mob, sanction_choices(ctx.state)), "sanction"),
-    aliases=("discard",),
+    "R110",
+    "sanction",
+    sanction_choices,
+    "your action is SANCTIONED: discard an unrevealed card (R110)",
+    "your action is SANCTIONED: discard an unrevealed card instead",
 )
-BARRACKS_DISCARD = DecisionKind(
+BARRACKS_DISCARD = _discard_kind(
     "barracks_discard",
-    rule="R48",
-    refusal="discard one of your own unrevealed cards",
-    fields={"card": str},
-    docs={"card": {"description": "the id of one of your unrevealed cards"}},
-    summary="Barracks: discard one of your unrevealed cards",
-    offer=_barracks_prompt,
-    apply=_discard("barracks"),
-    mob=lambda ctx, mob: discard_card(ctx, mob, mob_card(ctx, mob, barracks_choices(ctx.state)), "barracks"),
-    aliases=("discard",),
+    "R48",
+    "barracks",
+    barracks_choices,
+    "Barracks: discard 1 of your unrevealed cards (R48)",
+    "Barracks: discard one of your unrevealed cards",
 )
 PUT_BACK = DecisionKind(
     "put_back",

@@ -203,7 +203,3 @@ def _effect_needs(s: GameState) -> list[Need]:
     d = decision(s)
     assert d is not None
     return [Need(d.seat, "effect_order" if d.kind == "order" else "effect_choice")]
-
-
-def chooser_of(s: GameState) -> int:
-    return chooser(Ctx(s))

@@ -5,6 +5,7 @@ Rules: R38-R39, R55-R72, A1-A4, A10-A13, A16 and RULINGS "The reaction protocol"
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from domain.everaegis import events as ev
@@ -216,14 +217,18 @@ def _react_prompt(s: GameState, seat: int) -> Prompt:
             label = f"Guard with a {w.claim} claim" if means == "card" else "Guard with the WALL"
             opts.append(Option(label, {**base, "answer": "guard", "means": means}, "guard"))
 
+    @cache
+    def does() -> str:  # what the claim would do, worked out once for the text and for about
+        return describe_plan(s, act, seat)
+
     def text() -> str:
         if w.about != "action":
             what = f"{claimant} guards with a {w.claim} claim against {s.players[act.declarer].name}'s {act.action.title()}"
         elif w.claim:
-            what = f"{claimant} declares {act.action.title()} (claiming a {w.claim}): {describe_plan(s, act, seat)}"
+            what = f"{claimant} declares {act.action.title()} (claiming a {w.claim}): {does()}"
         else:
             mob = " (a mob)" if s.is_mob(w.claimant) else ""
-            what = f"{claimant}{mob} uses {act.action.title()}: {describe_plan(s, act, seat)}"
+            what = f"{claimant}{mob} uses {act.action.title()}: {does()}"
         return f"{s.players[seat].name}: {what}. Pass, call{' or guard' if len(opts) > 2 else ''} (R39, R56)"
 
     def about() -> dict[str, Any]:
@@ -234,7 +239,7 @@ def _react_prompt(s: GameState, seat: int) -> Prompt:
             "claim": w.claim or None,
             "action": act.action,
             "plan": dict(act.plan),
-            "does": describe_plan(s, act, seat),
+            "does": does(),
             "affects": sorted(affected(s, act)),
         }
         if w.about == "guard":
