@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from domain.everaegis.catalog import ACTIONS
 from domain.kernel.errors import IllegalCommand, NotYourTurn
 from tests.helpers import Table, offered
 
@@ -725,3 +726,17 @@ def test_a37_option_brig_skips_turn_0_keeps_the_brig_and_skips_nothing():
     t.declare(2, "treasury")
     assert t.state.window.asked == [3, 0]  # seat 1 still holds its BRIG and cannot call
     assert t.state.players[1].brigs == 1
+
+
+def test_a43_library_with_a_single_free_slot_offers_that_one_sanction_as_a_list():
+    """A43: when a single action is free of a SANCTION among the players Library may affect (here the declarer's own
+    Library: its TREATY partner is out of reach, R107, and the third player resigned), Library places that one; the
+    plan's ``sanctions`` is still a list of one slot, as every Library plan is."""
+    own = [a for a in ACTIONS if a != "library"]
+    rig = {"deck": ["Temple"], "hands": {"0": ["Library"]}, "treaty": {"holder": 0, "giver": 1}, "sanctions": {"0": own}}
+    t = Table(3, rig={**rig, "first_player": 0})
+    t.play({"type": "resign", "seat": 2})
+    library = [c for c in t.legal(0) if c.get("action") == "library"]
+    assert library == [{"type": "declare", "seat": 0, "action": "library", "sanctions": [{"seat": 0, "action": "library"}]}]
+    t.play(library[0])
+    assert t.of("ActionDeclared")[-1].plan == {"sanctions": [{"seat": 0, "action": "library"}]}

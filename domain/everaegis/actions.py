@@ -133,8 +133,11 @@ def _library_options(s: GameState, seat: int, partner: int | None, remaining: li
     if slots:
         names = [p.name for p in s.players]
         choices = tuple(Choice(f"{names[p]}'s {a.title()}", {"seat": p, "action": a}) for p, a in slots)
-        n = min(2, len(slots))  # A43: with a single free slot, the one SANCTION that can be placed
-        out.append(Option("Library: SANCTION", _declare(seat, "library"), "library", (Param("sanctions", choices, n, n),)))
+        if len(choices) == 1:  # A43: a single free slot: the one SANCTION that can be placed, still a list of slots
+            label, slot = choices[0]
+            out.append(Option(f"Library: SANCTION {label}", _declare(seat, "library", sanctions=[slot]), "library"))
+        else:
+            out.append(Option("Library: SANCTION", _declare(seat, "library"), "library", (Param("sanctions", choices, 2, 2),)))
     if partner is not None and s.treaty == partner:
         return out  # R107: the TREATY would be taken from the declarer's own partner
     to = [r for r in remaining if r != seat and r != s.treaty and r != partner]
