@@ -29,7 +29,8 @@ def add_parser(sub: Any) -> None:
         "check-catalog",
         help="check a Classic catalog file (estate, leader and item texts)",
         description="Check a catalog file in the format of domain/everaegis/data/classic.json: every entry names a "
-        "component of the box, counts match, and every text marked full or partial is there.",
+        "component of the box, counts match, every text marked full or partial is there, and every estate card or "
+        "leader marked full is written as effects, as a game needs to play it.",
     )
     p.add_argument("file", help="the JSON file")
     p.set_defaults(run=check)

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
             if not prompts:
                 time.sleep(0.2)  # waiting for a deadline or another player
                 continue
-            prompt = prompts[0]
+            prompt = together(prompts)
             if args.auto:
                 command: dict[str, Any] | None = fill(rng.choice(prompt["options"]), rng)
             else:
@@ -136,6 +136,14 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
 
 RESIGN = {"type": "resign"}
 MENU_AT_ONCE = 9  # more options than this, of several kinds: ask for the kind first
+
+
+def together(prompts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The seat's open decisions as one menu: a turn may ask two at once (``declare``, or going on at the End
+    Phase with ``end_phase``, beside using a consumable with ``use_item``); each option keeps its own command."""
+    if len(prompts) == 1:
+        return prompts[0]
+    return {**prompts[0], "text": "\n".join(p["text"] for p in prompts), "options": [o for p in prompts for o in p["options"]]}
 
 
 def fill(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from domain.everaegis.artificers import kinds_held, pieces_held
+from domain.everaegis.artificers import gift_kinds, kinds_held, pieces_held
 from domain.everaegis.config import make_config
+from domain.everaegis.events import DiceRigged
+from domain.everaegis.evolve import apply
 from domain.kernel.errors import IllegalCommand, MalformedCommand
 from tests.helpers import Table
 
@@ -62,14 +64,102 @@ def test_r172_a_player_with_no_item_in_the_demise_phase_is_eliminated():
     assert [e.seat for e in gone] == [1] and "no items" in gone[0].reason
 
 
-def test_r172_x_different_kinds_win_in_the_conquest_phase():
-    """3 occurring players: 6 kinds. Duplicates count once."""
+def test_r172_x_different_kinds_win_at_once():
+    """3 occurring players: 6 kinds. Duplicates count once. "When a player has X different types of items, they
+    win the game": at once, not only in their own Conquest Phase (no phase is printed)."""
     kinds = ["ANKH", "ANKH", "CROWN", "SCARAB", "SHIELD", "IDOL"]  # no Begin/End effects
     t = rigged(hands={"0": ["Temple"]}, items={"0": kinds, "1": ["AXE"], "2": ["GLOVE"]})
     assert len(kinds_held(t.state, 0)) == 5
     t.declare(0, "recruit")
     assert t.state.status == "active"  # 5 kinds: no win
     t2 = rigged(hands={"0": ["Temple"]}, items={"0": kinds, "1": ["AXE"], "2": ["GLOVE"]}, wall=0)
-    t2.declare(0, "recruit")
-    ended = t2.of("GameEnded")
+    ended = t2.of("GameEnded")  # 6 kinds from the start: won before any turn's Conquest Phase
     assert t2.state.winners == [0] and "6 different kinds" in ended[0].reason
+
+
+def test_r172_x_different_kinds_win_at_once_on_another_players_turn():
+    kinds = ["ANKH", "CROWN", "SCARAB", "SHIELD", "IDOL"]
+    t = rigged(hands={"0": ["Mason"]}, items={"1": kinds, "0": ["AXE"], "2": ["GLOVE"]})
+    give = next(o for o in t.options(0) if o.command.get("give_wall") == 1)
+    t.play(give.command)  # Jeff gives Sally the WALL: her sixth kind
+    t.pass_all()
+    assert t.state.status == "finished" and t.state.winners == [1] and t.state.current == 0
+# ----- the TREATY as a setup gift (R172, R107, R108) -----
+
+
+def gifts_table(**kw):
+    return Table(3, variants="classic+artificers", options=PLAIN, selection="simpleton", seed="gifts", **kw)
+
+
+def test_r172_the_treaty_one_piece_in_the_box_may_be_given_and_makes_giver_and_receiver_its_parties():
+    """R172: "any item, except any items there are more than 1 of"; the box has 1 TREATY (R5). Its text
+    binds "You and the player that gave you this item" (R107); the giver takes the INK QUILL (R108)."""
+    t = gifts_table()
+    first = t.state.first_player
+    to = (first + 1) % 3
+    gift = next(o for o in t.options(first) if o.command["item"] == "TREATY" and o.command["to"] == to)
+    new = t.play(gift.command)
+    s = t.state
+    assert (s.treaty, s.quill) == (to, first) and s.partner(to) == first and s.partner(first) == to
+    gained = [(e.seat, e.item, e.source) for e in t.of("ItemGained", new)]
+    assert gained == [(to, "TREATY", "reserve"), (first, "INK QUILL", "reserve")]
+    assert "TREATY" in kinds_held(s, to) and pieces_held(s, to) == 1 and pieces_held(s, first) == 0  # the quill is a token
+    later = [o.command["item"] for seat in range(3) for o in t.options(seat)]
+    assert later and "TREATY" not in later  # one piece: it cannot be given twice
+    while t.state.stage == "artificers":
+        t.play(t.options(t.waiting()[0].seat)[0].command)
+    assert all(pieces_held(t.state, seat) == 3 for seat in range(3))
+    assert (t.state.treaty, t.state.quill) == (to, first)
+    # the parties play as TREATY parties: no war with each other (R107)
+    while t.state.current != first:
+        t.declare(t.state.current, "recruit")
+        t.pass_all()
+    wars = [c for c in t.legal(first) if c["type"] == "declare" and c["action"] == "war"]
+    assert wars and to not in {c["target"] for c in wars}
+
+
+def test_r172_r175_a_mob_giver_may_pick_the_treaty_and_takes_the_ink_quill():
+    """A mob gives by Player Selection of the receiver (R175), then Object Selection among the one-piece kinds
+    left (R179): 27 of them after the WALL is given, so 4 D8 counted by their sum (R181); 27 is the TREATY."""
+    t = gifts_table(mobs=[1])
+    assert t.state.first_player == 0 and t.state.gifting == [0, 1, 2]
+    rigged = DiceRigged(dice=[1, 8, 8, 8, 3])
+    t.events.append(rigged)
+    apply(t.state, rigged)
+    kinds = [k for k in gift_kinds(t.state) if k != "WALL"]
+    assert len(kinds) == 27 and kinds[-1] == "TREATY"
+    new = t.play({"type": "artificer_gift", "seat": 0, "item": "WALL", "to": 2})
+    rolled = t.of("DieRolled", new)
+    assert [(e.seat, e.total) for e in rolled] == [(1, 1), (1, 27)] and "TREATY" in rolled[1].outcome
+    gave = next(e for e in t.of("ArtificerGave", new) if e.seat == 1)
+    assert (gave.item, gave.to) == ("TREATY", 0)  # receivers counted from the first player: 0, 2; 1 -> seat 0
+    assert (t.state.treaty, t.state.quill) == (0, 1) and t.state.partner(1) == 0
+
+
+# ----- a forced discard of a BRIG or a SANCTION (R172: "it is instead given to the player that forced it") -----
+
+
+def test_r172_a_brig_forced_off_goes_to_the_player_who_forced_it():
+    t = rigged(hands={"0": ["Mason"]}, items={"0": ["AXE"], "2": ["SHIELD"]}, brigs={"1": 1})
+    mason = next(o for o in t.options(0) if o.command.get("discard") == ["BRIG@1"])
+    t.play(mason.command)
+    t.pass_all()
+    taken = t.of("ItemGained")[-1]
+    assert (taken.seat, taken.item, taken.source) == (0, "BRIG", 1) and "R172" in taken.reason
+    assert t.state.players[0].brigs == 1 and t.state.players[1].brigs == 0
+
+
+def test_r172_a_sanction_forced_off_is_placed_by_the_player_who_forced_it():
+    """p.29: "When a player possesses a SANCTION not on an action, that player must place it onto an action of
+    their choice." """
+    t = rigged(hands={"0": ["Mason"]}, items={"0": ["AXE"], "2": ["SHIELD"]}, sanctions={"1": ["war"]})
+    mason = next(o for o in t.options(0) if o.command.get("discard") == ["SANCTION@1:war"])
+    t.play(mason.command)
+    t.pass_all()
+    assert t.of("SanctionRemoved")[-1].action == "war" and "R172" in t.of("SanctionRemoved")[-1].reason
+    while t.waiting() and t.waiting()[0].kind == "effect_choice":  # Jeff picks the player, then the action
+        assert t.waiting()[0].seat == 0
+        pick = next(o for o in t.options(0) if o.command["choice"] in (2, "library"))
+        t.play(pick.command)
+    placed = t.of("SanctionPlaced")[-1]
+    assert (placed.seat, placed.action) == (2, "library") and t.state.players[2].sanctions == ["library"]

@@ -15,6 +15,7 @@ import pytest
 
 from domain.everaegis.classic import CatalogError, shipped, validate
 from domain.everaegis.redaction import SPECTATOR
+from domain.kernel.errors import DomainError
 from domain.simulation import play_game
 from tests.helpers import Table
 
@@ -344,12 +345,13 @@ def test_e17_a_revealed_pyramid_gives_a_player_one_of_its_items_from_the_reserve
 # ----- consumables (R103, R120) -----
 
 
-def hammer_table(holder):
+def hammer_table(holder, **more):
     rig = {
         "deck": ["Barracks", "Mason", "Library", "Temple", "Treasury", "Laboratory"],
         "hands": {"1": ["Temple", "Mason"], "3": ["Treasury", {"name": "Library", "revealed": True}], "0": ["Barracks"]},
         "first_player": 1,
         "items": {str(holder): ["HAMMER"]},
+        **more,
     }
     return Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", names=NAMES[:4])
 
@@ -385,6 +387,148 @@ def test_e20_derived_not_on_the_turn_received_and_not_while_an_action_is_execute
     assert "use_item" in t.kinds(1)
     t.declare(1, "treasury")  # a claim: the window is open, the action is being executed
     assert "use_item" not in t.kinds(1)
+
+
+def recruit_until(t, seat):
+    """Everyone recruits until it is ``seat``'s turn to declare (a year becomes the deck when it runs out)."""
+    while t.state.current != seat or t.kinds(seat)[0] != "declare":
+        need = t.waiting()[0]
+        if need.kind == "choose_year":
+            t.play(t.options(need.seat)[0].command)
+        else:
+            t.declare(need.seat, "recruit")
+
+
+def to_peters_turn(t):
+    recruit_until(t, 3)
+
+
+def asked(t):
+    return [(n.seat, n.kind) for n in t.waiting()]
+
+
+def test_r103_after_the_action_the_end_phase_offers_the_hammer_and_its_holder_uses_it():
+    t = hammer_table(holder=3)
+    to_peters_turn(t)
+    assert "end_phase" not in t.kinds(3)  # before the action: declare (or use it), nothing to go on from
+    t.declare(3, "recruit")  # Peter keeps the HAMMER through his Action Phase
+    assert t.state.phase == "end" and asked(t) == [(3, "end_phase"), (3, "use_item")]
+    by_kind = {p.kind: p for p in t.prompts(3)}
+    assert [o.command for o in by_kind["use_item"].options] == [{"type": "use_item", "seat": 3, "item": "HAMMER"}]
+    assert "now that your action is over" in by_kind["use_item"].text
+    assert [o.command for o in by_kind["end_phase"].options] == [{"type": "end_phase", "seat": 3}]
+    t.play({"type": "use_item", "seat": 3, "item": "HAMMER"})
+    assert t.prompts(3)[0].kind == "effect_choice" and "HAMMER" in t.prompts(3)[0].text
+    t.play({"type": "effect_choice", "seat": 3, "choice": t.state.players[1].cards[0].id})
+    t.play({"type": "effect_choice", "seat": 3, "choice": t.card(3, "Library")})
+    assert t.state.items_of(3) == [] and t.state.current == 0  # nothing more to use: the turn went on by itself
+    types = t.types()
+    end = max(i for i, e in enumerate(t.events) if e.TYPE == "PhaseBegan" and e.seat == 3 and e.phase == "end")
+    used = next(i for i, e in enumerate(t.events) if e.TYPE == "EffectQueued" and e.source == "HAMMER")
+    demise = next(i for i, e in enumerate(t.events) if e.TYPE == "PhaseBegan" and e.seat == 3 and e.phase == "demise")
+    assert end < used < types.index("EffectEnded", used) < demise
+
+
+def test_r103_the_holder_may_go_on_without_using_it_and_is_offered_it_again_on_their_next_turn():
+    t = hammer_table(holder=3)
+    to_peters_turn(t)
+    t.declare(3, "recruit")
+    new = t.play({"type": "end_phase", "seat": 3})
+    assert [(e.TYPE, getattr(e, "phase", None)) for e in new[:2]] == [("PhaseBegan", "demise"), ("PhaseBegan", "conquest")]
+    assert t.state.items_of(3) == ["HAMMER"] and t.state.current == 0 and asked(t) == [(0, "declare")]
+    with pytest.raises(DomainError):  # nothing to go on from now
+        t.play({"type": "end_phase", "seat": 3})
+    to_peters_turn(t)
+    assert t.kinds(3) == ["declare", "use_item"]
+
+
+def test_r103_not_offered_in_the_end_phase_of_the_turn_it_was_received():
+    t = hammer_table(holder=1)  # Keith plays first: the HAMMER he received in setup waits for a turn to end
+    t.declare(1, "recruit")
+    assert t.state.current == 2 and asked(t) == [(2, "declare")]  # no wait in Keith's End Phase
+    while t.state.current != 1:
+        t.declare(t.state.current, "recruit")
+    t.declare(1, "recruit")  # his next turn: now he may
+    assert asked(t) == [(1, "end_phase"), (1, "use_item")]
+
+
+def test_r103_not_offered_while_a_war_is_occurring_then_offered_once_it_is_over():
+    t = hammer_table(holder=3, soldiers={"3": 9})  # Peter wins his war
+    to_peters_turn(t)
+    t.declare(3, "war", target=1)
+    while t.state.act is not None:  # the war: Keith, the loser, reveals; Peter is offered nothing meanwhile
+        assert all(n.seat != 3 for n in t.waiting()) and "use_item" not in t.kinds(3)
+        seat = t.waiting()[0].seat
+        t.play(t.options(seat)[0].command)
+    assert t.of("WarEnded") and asked(t) == [(3, "end_phase"), (3, "use_item")]
+
+
+def test_r103_in_the_end_phase_its_own_effects_and_wars_come_first():
+    rig = {
+        "deck": ["Barracks", "Mason", "Library"],
+        "hands": {"0": ["Temple", "Mason"], "2": ["Library"]},
+        "first_player": 1,
+        "items": {"0": ["SWORD", "HAMMER"]},
+        "soldiers": {"0": 6},
+    }
+    t = classic_table(3, rig, sword_catalog())
+    t.declare(1, "recruit")
+    t.declare(2, "recruit")
+    t.declare(0, "recruit")
+    assert asked(t) == [(0, "effect_choice")]  # the End Phase: the SWORD's war comes first
+    t.play({"type": "effect_choice", "seat": 0, "choice": 2})
+    while t.state.act is not None:  # the war is occurring: no consumable
+        assert "use_item" not in t.kinds(0) and "end_phase" not in t.kinds(0)
+        seat = t.waiting()[0].seat
+        t.play(t.options(seat)[0].command)
+    assert t.of("WarEnded") and asked(t) == [(0, "end_phase"), (0, "use_item")]
+
+
+def axe_catalog():
+    data = _raw()
+    stub(
+        data,
+        "items",
+        "AXE",
+        "gain 1 soldier",
+        effect={"when": "used", "steps": [{"step": "gain_soldiers", "who": "self", "amount": 1}]},
+    )
+    return validate(data, against=shipped())
+
+
+def test_r103_after_using_one_consumable_the_holder_is_offered_the_next():
+    rig = {
+        "deck": ["Barracks", "Mason", "Library"],
+        "hands": {"0": ["Temple"]},
+        "first_player": 1,
+        "items": {"0": ["AXE", "HAMMER"]},
+    }
+    t = classic_table(3, rig, axe_catalog())
+    t.declare(1, "recruit")
+    t.declare(2, "recruit")
+    t.declare(0, "recruit")
+    assert [o.command["item"] for p in t.prompts(0) if p.kind == "use_item" for o in p.options] == ["AXE", "HAMMER"]
+    t.play({"type": "use_item", "seat": 0, "item": "AXE"})
+    assert t.soldiers(0) == 6 and asked(t) == [(0, "end_phase"), (0, "use_item")]  # 3, 2 recruited, 1 from the AXE
+    assert [o.command["item"] for p in t.prompts(0) if p.kind == "use_item" for o in p.options] == ["HAMMER"]
+    t.play({"type": "end_phase", "seat": 0})
+    assert t.state.items_of(0) == ["HAMMER"] and t.state.current == 1
+
+
+def test_r103_a_player_with_no_usable_consumable_is_not_waited_for_in_the_end_phase():
+    t = hammer_table(holder=3)
+    to_peters_turn(t)
+    t.play({"type": "use_item", "seat": 3, "item": "HAMMER"})  # used before the action: nothing left to use
+    t.play({"type": "effect_choice", "seat": 3, "choice": t.state.players[1].cards[0].id})
+    t.play({"type": "effect_choice", "seat": 3, "choice": t.card(3, "Library")})
+    t.declare(3, "recruit")
+    assert t.state.current == 0 and asked(t) == [(0, "declare")]
+    crown = classic_table(
+        4, {"deck": ["Barracks", "Mason"], "hands": {"0": ["Temple"]}, "first_player": 1, "items": {"0": ["CROWN"]}}
+    )
+    recruit_until(crown, 0)
+    crown.declare(0, "recruit")  # the CROWN's text is not played: it cannot be used, so nobody waits for it
+    assert crown.state.current == 1 and asked(crown)[0][0] == 1 and crown.state.items_of(0) == ["CROWN"]
 
 
 # ----- reactive items (R104) -----

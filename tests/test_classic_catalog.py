@@ -73,16 +73,24 @@ def test_a_bad_catalog_is_refused_with_the_entry_and_the_field(change, message):
     assert message in err.value.message
 
 
+GAIN = {"when": "begin", "steps": [{"step": "gain_soldiers", "who": "self", "amount": 1}]}  # a TEST STUB effect
+
+
+def _harbor(data: dict, **fields) -> dict:
+    harbor = next(e for e in data["estates"] if e["name"] == "Harbor")
+    harbor.update(printed_text="(the text printed on your own Harbor card)", text_known="full", type="condition", **fields)
+    return harbor
+
+
 def test_a_players_file_with_a_missing_text_is_accepted():
     data = copy.deepcopy(_raw())
-    harbor = next(e for e in data["estates"] if e["name"] == "Harbor")
-    harbor.update(printed_text="(the text printed on your own Harbor card)", text_known="full", type="condition")
+    _harbor(data, effect=GAIN)
     c = validate(data, against=shipped())
-    assert c.estates["Harbor"]["text_known"] == "full"
-    data["items"][0]["name"] = "SPOON"
+    assert c.estates["Harbor"]["text_known"] == "full" and "Harbor" not in c.playable_without_text()
+    next(e for e in data["items"] if e["name"] == "BAT")["name"] = "SPOON"  # an item no effect names
     with pytest.raises(CatalogError) as err:
         validate(data, against=shipped())
-    assert "unknown ['SPOON'], missing ['ANKH']" in err.value.message
+    assert "unknown ['SPOON'], missing ['BAT']" in err.value.message
 
 
 def test_check_catalog_on_the_command_line(tmp_path):
@@ -101,6 +109,54 @@ def test_check_catalog_on_the_command_line(tmp_path):
     out = subprocess.run(aegis("check-catalog", str(typo)), capture_output=True, text=True, env=clean_env(), timeout=60)
     assert out.returncode == 1
     assert f"{typo}: catalog: estates[3] ({data['estates'][3]['name']}): text_known must be one of" in out.stderr
+
+
+def test_a54_an_entry_marked_full_without_its_effect_is_refused_as_a_game_would_refuse_it():
+    """A game plays an estate's or a leader's text only as an effect (A54): with plain_unknown=0 it refuses a Classic
+    game whose estates lack one ("the catalog lacks the text of ..."). The checker refuses the entry, naming it."""
+    data = copy.deepcopy(_raw())
+    _harbor(data)
+    with pytest.raises(CatalogError) as err:
+        validate(data, against=shipped())
+    message = err.value.message
+    assert message.startswith("catalog: estates[15] (Harbor) is marked full but has no effect") and "partial" in message
+    data = copy.deepcopy(_raw())
+    poom = next(e for e in data["leaders"] if e["name"] == "Warlord Poom")
+    declared = {**GAIN, "when": "declared"}
+    poom.update(text_known="full", actions={"laboratory": "TEST STUB", "library": "TEST STUB"}, effects={"laboratory": declared})
+    with pytest.raises(CatalogError) as err:
+        validate(data, against=shipped())
+    assert "(Warlord Poom) is marked full but has no effect for its library" in err.value.message
+
+
+def test_a54_the_checker_and_a_game_count_the_same_texts_as_missing():
+    """One rule (classic.played_with_text) for both: Harbor written as an effect is one text fewer missing for the
+    checker and for a game that refuses the estates it cannot play."""
+    from domain.everaegis.components import choose
+    from domain.everaegis.config import make_config
+    from domain.kernel.errors import MalformedCommand
+
+    data = copy.deepcopy(_raw())
+    _harbor(data, effect=GAIN)
+    for catalog, estates in ((shipped(), 23), (validate(data, against=shipped()), 22)):
+        assert len([n for n in catalog.playable_without_text() if n in catalog.estates]) == estates
+        with pytest.raises(MalformedCommand) as err:
+            choose(make_config(seats=3, variants="classic", selection="simpleton"), catalog)
+        assert f"the catalog lacks the text of {estates}:" in err.value.message
+
+
+def test_check_catalog_refuses_an_entry_marked_full_without_its_effect(tmp_path):
+    data = _raw()
+    _harbor(data)
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data))
+    out = subprocess.run(aegis("check-catalog", str(path)), capture_output=True, text=True, env=clean_env(), timeout=60)
+    assert out.returncode == 1 and out.stdout == ""
+    assert f"aegis check-catalog: {path}: catalog: estates[15] (Harbor) is marked full but has no effect" in out.stderr
+    _harbor(data, effect=GAIN)
+    path.write_text(json.dumps(data))
+    out = subprocess.run(aegis("check-catalog", str(path)), capture_output=True, text=True, env=clean_env(), timeout=60)
+    assert out.returncode == 0 and "51 estate cards and leaders still lack their full text" in out.stdout, out.stderr
 
 
 def _harbor_effect(data):

@@ -13,7 +13,7 @@ import pytest
 from domain.everaegis.classic import shipped
 from domain.everaegis.effect_plans import plans
 from domain.everaegis.effect_steps import STEP_KINDS, StepKind, _registry, describe
-from domain.everaegis.vocabulary import CONDITIONS, EffectError, check_effect
+from domain.everaegis.vocabulary import CONDITIONS, EffectError, check_effect, effects_of
 from tests.helpers import Table
 
 # Every step name of the vocabulary, in the order a refusal lists them.
@@ -34,6 +34,7 @@ VOCABULARY = [
     "stop_draw",
     "thwart_action",
     "discard_any_cards",
+    "reveal_any",
     "choose",
     "sacrifice_to_leader",
 ]
@@ -89,7 +90,7 @@ def test_nothing_but_the_registry_lists_the_steps():
 
 def test_the_shipped_catalog_writes_its_effects_only_with_declared_steps():
     data = shipped()
-    effects = [e.get("effect") for e in (*data.estates.values(), *data.items.values())]
+    effects = [fx for e in (*data.estates.values(), *data.items.values()) for fx in effects_of(e)]
     effects += [fx for leader in data.leaders.values() for fx in (leader.get("effects") or {}).values()]
 
     def names(steps: list[dict[str, Any]]) -> set[str]:

@@ -716,6 +716,63 @@ def test_r107_library_cannot_take_the_treaty_from_the_declarers_partner_or_give_
     assert sorted(c["treaty"] for c in declarations(t2, 0, "library") if "treaty" in c) == [2, 3]
 
 
+def test_r53_r69_the_treaty_holder_may_guard_a_library_that_would_take_it_with_the_wall():
+    """R53, R106: a Library passing the TREATY on takes it from its holder, who may "guard against having their
+    possessions taken"; the WALL "can guard against any action without pierce" (R69). Seat 1 holds the TREATY
+    (seat 3 gave it); seat 0's Library would give it to seat 2. Seat 1 guards with the WALL: nothing moves."""
+    t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Library"]}, "wall": 1, "treaty": {"holder": 1, "giver": 3}})
+    t.declare(0, "library", treaty=2)
+    assert "call" in groups(t, 1) and guard_means(t, 1) == ["card", "wall"]
+    (prompt,) = [p for p in t.prompts(1) if p.kind == "react"]
+    assert prompt.about["affects"] == [1, 2] and "taken from you" in prompt.about["does"]
+    t.react(1, "guard", "wall")
+    new = t.pass_all()
+    assert t.of("ActionCompleted", new)[-1].outcome == "guarded: no TREATY given (R66)"
+    assert not t.of("ItemGained", new)
+    assert (t.state.treaty, t.state.quill) == (1, 3) and t.state.partner(1) == 3
+
+
+def test_r53_r68_the_treaty_holders_guard_is_a_claim_and_a_refuted_one_lets_the_treaty_go():
+    """R68, R59: seat 1 guards with a Library claim it cannot prove (it holds a Temple); seat 0 calls it; the guard is
+    thwarted and the Library takes the TREATY from seat 1 to seat 2; seat 0, its giver, takes the INK QUILL (R108)."""
+    t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Library"], "1": ["Temple"]}, "treaty": {"holder": 1, "giver": 3}})
+    t.declare(0, "library", treaty=2)
+    assert guard_means(t, 1) == ["card"]
+    t.react(1, "guard", "card")
+    t.pass_all()  # the window on the action closes; the guard opens its own (R68)
+    assert t.state.window is not None and t.state.window.claimant == 1
+    t.react(0, "call")
+    new = t.pass_all()
+    assert [(e.seat, e.item, e.source) for e in t.of("ItemGained", new)] == [(2, "TREATY", 1), (0, "INK QUILL", 3)]
+    assert (t.state.treaty, t.state.quill) == (2, 0) and t.state.partner(1) is None and t.state.partner(3) is None
+
+
+def test_r67_r107_a_holder_passing_on_their_own_treaty_cannot_guard_it_and_the_partner_is_never_affected():
+    """R67: the declarer (the holder) cannot guard their own action, so only the receiver is asked to guard. R107:
+    the declarer's partner never holds the TREATY a Library of theirs moves (the options refuse it), so a guard
+    is never offered against one's own partner."""
+    t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Library"]}, "wall": 0, "treaty": {"holder": 0, "giver": 1}})
+    t.declare(0, "library", treaty=2)
+    assert t.state.window is not None
+    assert [seat for seat in t.state.window.asked if guard_means(t, seat)] == [2]
+    assert "taken from" not in next(p for p in t.prompts(2) if p.kind == "react").about["does"]
+    t.pass_all()
+    assert (t.state.treaty, t.state.quill) == (2, 0)
+
+
+def test_r43_r69_the_treaty_holder_may_guard_a_mobs_library_only_with_the_wall():
+    """A mob's Library (its action #8) gives the TREATY by Player Selection; its holder may guard with the WALL,
+    never with a card (R43: a mob's action cannot be guarded by a building card)."""
+    rig = {"deck": ["Temple"], "wall": 2, "treaty": {"holder": 2, "giver": 3}, "hands": {"1": ["Library"]}, "dice": [8, 2, 1]}
+    t = Table(4, mobs=[0], rig=rig)
+    declared = t.of("ActionDeclared")[0]
+    assert (declared.action, declared.plan) == ("library", {"treaty": 1})  # an Ultimatum (2: the TREATY), then 1 -> seat 1
+    assert guard_means(t, 2) == ["wall"] and guard_means(t, 1) == []
+    t.react(2, "guard", "wall")
+    t.pass_all()
+    assert (t.state.treaty, t.state.quill) == (2, 3)
+
+
 def test_a37_option_brig_skips_turn_0_keeps_the_brig_and_skips_nothing():
     """Game option brig_skips_turn (A37 ruling): with 0 the BRIG only blocks calls and stays."""
     t = Table(4, rig={"deck": ["Temple", "Mason", "Library"], "brigs": {"1": 1}}, options={"brig_skips_turn": 0})

@@ -9,20 +9,21 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.everaegis import events as ev
-from domain.everaegis.alliances import war_targets_allowed
 from domain.everaegis.cards import card_choices, card_options, discard_card, own_card, remove_token
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effect_plans import plans
+from domain.everaegis.effect_work import queue_effect
 from domain.everaegis.effects import leader_source
 from domain.everaegis.items import discard_item, give_treaty, give_wall, item_label, items_in_play, place_sanction_step
 from domain.everaegis.mob import own_card as mob_card
 from domain.everaegis.mob import pick_objects
-from domain.everaegis.mob_play import mob_declare
+from domain.everaegis.mob_play import NOTHING, idle, mob_declare
 from domain.everaegis.reactive import thwart_step
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState
 from domain.everaegis.war import war_step
+from domain.everaegis.war_bans import war_targets
 from domain.kernel.decisions import DecisionKind
 from domain.kernel.prompts import Choice, Option, Param, Prompt
 
@@ -63,10 +64,9 @@ def declarations(s: GameState, seat: int, only: str | None = None) -> list[Optio
         elif action in ("recruit", "treasury", "barracks", "laboratory"):
             out.append(Option(spec.name, _declare(seat, action), action))
         elif action == "war":
-            if me.soldiers < 1 or s.in_effect("no_war"):  # R77; a revealed Chapel-like condition (R86, R93)
+            if me.soldiers < 1:  # R77
                 continue
-            # R107: no war between TREATY parties; Alliances: allies only with option ally_war (R163)
-            targets = [t for t in remaining if t != seat and t != partner and war_targets_allowed(s, seat, t)]
+            targets = war_targets(s, seat)  # the TREATY, allies, the Chapel, the TORCH, TARGET and EFFIGY (war_bans)
             if targets:
                 out.append(Option("War on", _declare(seat, action), action, (players_param(s, "target", targets),)))
         elif action == "temple":
@@ -222,22 +222,23 @@ def execute_step(ctx: Ctx) -> bool:
     done = ev.ActionCompleted
     if act.step == 0 and thwart_step(ctx):  # R104: a reactive item used in the window
         return True
+    if idle(s, act):  # a mob's action with nothing it could select: used, it does nothing (A43, A50)
+        ctx.emit(done(seat=d, action=action, outcome=f"{NOTHING[action]}: nothing happens (A43)"))
+        return True
     leader_effect = s.leader_effect(d, action) if action in ("laboratory", "library") else None
     if s.plain_action(d, action):
         ctx.emit(done(seat=d, action=action, outcome=f"no effect: {s.players[d].leader}'s text is not printed (A54)"))
     elif leader_effect is not None:
         if act.step == 0:
-            ctx.emit(
-                ev.EffectQueued(
-                    id=s.effects_queued + 1,
-                    source=leader_source(s, d, action),
-                    owner=d,
-                    steps=list(leader_effect["steps"]),
-                    reason=f"{action} (R50-R51)",
-                    plan=list(plan.get("choices", [])),
-                    guarded=[g.seat for g in act.guards if g.status == "stands"],
-                    for_action=True,
-                )
+            queue_effect(
+                ctx,
+                d,
+                leader_source(s, d, action),
+                leader_effect["steps"],
+                f"{action} (R50-R51)",
+                plan=list(plan.get("choices", [])),
+                guarded=[g.seat for g in act.guards if g.status == "stands"],
+                for_action=True,
             )
         else:
             ctx.emit(done(seat=d, action=action, outcome="done"))
@@ -296,7 +297,7 @@ def execute_step(ctx: Ctx) -> bool:
         ctx.emit(done(seat=d, action=action, outcome="done"))
     elif action == "library":
         if "treaty" in plan:
-            if act.guarded(plan["treaty"]):
+            if act.guarded(plan["treaty"]) or (s.treaty is not None and act.guarded(s.treaty)):
                 ctx.emit(done(seat=d, action=action, outcome="guarded: no TREATY given (R66)"))
             elif s.players[plan["treaty"]].eliminated:  # S2: the receiver resigned while it was under way
                 ctx.emit(done(seat=d, action=action, outcome="the receiver resigned: no TREATY given (S2)"))
@@ -327,6 +328,8 @@ def describe_plan(s: GameState, act: Any, reader: int | None = None) -> str:
 
     if act.sanctioned:
         return f"{who(d)} must discard an unrevealed card (the SANCTION's text, R110)"
+    if idle(s, act):
+        return f"nothing: {NOTHING[act.action]} (A43)"
     leader_effect = s.leader_effect(d, act.action) if act.action in ("laboratory", "library") else None
     if s.plain_action(d, act.action):
         return "nothing: its leader's text is not printed (A54)"
@@ -354,7 +357,8 @@ def describe_plan(s: GameState, act: Any, reader: int | None = None) -> str:
         return "discard " + (" and ".join(item_label(s, r) for r in refs) or "nothing") + " (R50)"
     if act.action == "library":
         if "treaty" in plan:
-            return f"give {who(plan['treaty'])} the TREATY (R53)"
+            held = f", taken from {who(s.treaty)}" if s.treaty is not None and s.treaty != d else ""
+            return f"give {who(plan['treaty'])} the TREATY{held} (R53, R106)"
         return "SANCTION " + " and ".join(f"{whose(t['seat'])} {t['action'].title()}" for t in plan["sanctions"]) + " (R53)"
     return act.action.title()
 

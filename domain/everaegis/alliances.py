@@ -38,8 +38,3 @@ def all_allied(s: GameState) -> bool:
     if len(remaining) < 2 or not s.variant.allies:
         return False
     return all(s.variant.allied(a, b) for a in remaining for b in remaining if a != b)
-
-
-def war_targets_allowed(s: GameState, seat: int, target: int) -> bool:
-    """R45 says "another player": an ally may be attacked unless the game option ``ally_war`` is 0."""
-    return s.config.option("ally_war") == 1 or not s.variant.allied(seat, target)

@@ -1,11 +1,12 @@
 """The Artificers variant (R172; A49 rulings in docs/rulings.md).
 
 - Setup: in turn order from the first player, each player gives an opponent an item of a one-piece kind
-  from the reserve, until every player holds 3 items; a player whose opponents all hold 3 is passed over,
-  and the gifts end when no one-piece kind is left in the reserve (A49).
+  from the reserve (the WALL and the TREATY included), until every player holds 3 items; a player whose
+  opponents all hold 3 is passed over, and the gifts end when no one-piece kind is left in the reserve (A49).
+  The TREATY's giver and receiver are its two parties: the giver takes the INK QUILL (R107, R108).
 - A player who forces another player's item to be discarded (Mason, an effect) takes it instead.
 - In the Demise Phase a player holding no item is eliminated.
-- In their Conquest Phase a player holding X different kinds of items wins, X = occurring players + 3.
+- A player holding X different kinds of items wins at once (at the next step of the turn), X = occurring players + 3.
 """
 
 from __future__ import annotations
@@ -46,10 +47,13 @@ def pieces_held(s: GameState, seat: int) -> int:
 
 
 def gift_kinds(s: GameState) -> list[str]:
-    """One-piece kinds still in the reserve (R172: items with more than one copy are not allowed)."""
+    """One-piece kinds still in the reserve (R172: items with more than one copy are not allowed). The box has
+    one WALL and one TREATY (R5); SANCTIONS and BRIGS have several pieces."""
     kinds = [e["name"] for e in (s.components or {}).get("items", []) if e["count"] == 1 and s.supply(e["name"]) > 0]
     if s.wall is None:
         kinds.append("WALL")
+    if s.treaty is None:
+        kinds.append("TREATY")
     return sorted(kinds)
 
 
@@ -104,6 +108,10 @@ def _mob_gift(ctx: Ctx, mob: int) -> None:
 
 def give(ctx: Ctx, seat: int, item: str, to: int) -> None:
     ctx.emit(ev.ArtificerGave(seat=seat, to=to, item=item))
+    if item == "TREATY":  # "You and the player that gave you this item" (R107): the giver takes the INK QUILL (R108)
+        from domain.everaegis.items import give_treaty  # items uses this module: import late
+
+        give_treaty(ctx, seat, to, "Artificers gift (R172)")
 
 
 def doomed_reason(s: GameState, seat: int) -> str | None:
@@ -117,19 +125,20 @@ def wins(s: GameState, seat: int) -> str | None:
         return None
     need = s.seats + SETUP_ITEMS  # occurring players, eliminated ones included (A49 ruling)
     if len(kinds_held(s, seat)) >= need:
-        return f"{need} different kinds of items in the Conquest Phase (Artificers, R172)"
+        return f"{need} different kinds of items (Artificers, R172)"
     return None
 
 
 def forcer_takes(s: GameState, holder: int, by: int | None, item: str) -> bool:
-    """R172: an item another player forces to be discarded goes to that player (Classic items and the WALL;
-    BRIGS, SANCTIONS and the TREATY keep their own rules, A49 ruling)."""
+    """R172: "when an item is forced to be discarded by another player, it is instead given to the player that
+    forced the item to be discarded from play": every item but the TREATY, whose parties are named by who gave it
+    (A49 ruling; a SANCTION taken is placed by its taker, ``items.discard_item``)."""
     return (
         active(s)
         and by is not None
         and by != holder
         and not s.players[by].eliminated
-        and (item == "WALL" or s.item_entry(item) is not None)
+        and (item in ("WALL", "BRIG", "SANCTION") or s.item_entry(item) is not None)
     )
 
 

@@ -2,8 +2,9 @@
 
 The shipped ``data/classic.json`` holds only what the rulebook prints (``text_known`` says how much).
 A player who owns the physical game may supply a file with the missing texts (``AEGIS_CATALOG``); it is
-checked by ``validate`` the same way: every entry names a known component, counts match the box, and a
-text marked ``full`` or ``partial`` is there. Pure: the caller reads the file.
+checked by ``validate`` the same way: every entry names a known component, counts match the box, a text marked
+``full`` or ``partial`` is there, and an estate card or leader marked ``full`` is written as effects, which is
+what a game needs to play it (``played_with_text``). Pure: the caller reads the file.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from domain.everaegis.vocabulary import LEADER_MOMENTS, EffectError, check_effect
+from domain.everaegis.vocabulary import LEADER_MOMENTS, EffectError, check_effect, effects_of
 from domain.kernel.errors import MalformedCommand
 
 TEXT_KNOWN = ("full", "partial", "none")
@@ -33,10 +34,39 @@ class ClassicCatalog:
     source: str = "shipped"  # or "AEGIS_CATALOG <file> sha256:<digest>"
 
     def playable_without_text(self) -> list[str]:
-        """Components whose text the data does not hold (they need a game option to be used as plain)."""
-        out = [n for n, e in self.estates.items() if e["text_known"] != "full"]
-        out += [n for n, e in self.leaders.items() if e["text_known"] != "full"]
+        """Components a game cannot play with their own text (they need a game option to be used as plain)."""
+        out = [n for n, e in self.estates.items() if not played_with_text("estates", e)]
+        out += [n for n, e in self.leaders.items() if not played_with_text("leaders", e)]
         return out
+
+
+def unwritten(section: str, entry: dict[str, Any]) -> str | None:
+    """What an estate card or a leader lacks for a game to play its own text, which it plays only as effects in
+    the vocabulary: an estate its ``effect``; a leader the ``effects`` of its Laboratory, Library and ability (if
+    it has one). None: nothing (A54)."""
+    if section == "estates":
+        return None if entry.get("effect") is not None else "no effect"
+    effects = entry.get("effects") or {}
+    needed = ["laboratory", "library"] + (["ability"] if entry.get("ability") else [])
+    missing = [key for key in needed if key not in effects]
+    return f"no effect for its {', '.join(missing)}" if missing else None
+
+
+def played_with_text(section: str, entry: dict[str, Any]) -> bool:
+    """The one rule for an estate card or a leader: a game plays it with its own text when the entry is marked
+    ``full`` and written as effects (``unwritten``); otherwise only as a plain component (A54). ``validate``
+    refuses an entry marked full that a game could not play, so the checker and a game never disagree."""
+    return entry["text_known"] == "full" and unwritten(section, entry) is None
+
+
+def _refuse_unwritten(section: str, i: int, e: dict[str, Any]) -> None:
+    missing = unwritten(section, e) if e["text_known"] == "full" else None
+    if missing:
+        raise CatalogError(
+            f"catalog: {section}[{i}] ({e['name']}) is marked full but has {missing}: a game plays a text only as an "
+            "effect in the vocabulary (domain/everaegis/vocabulary.py), so write it as one, or mark the entry partial "
+            "to play it as a plain component (A54)"
+        )
 
 
 class CatalogError(MalformedCommand):
@@ -95,6 +125,7 @@ def validate(data: Any, *, against: ClassicCatalog | None = None) -> ClassicCata
                 check_effect(e["effect"], estate_type=e["type"])
             except EffectError as err:
                 raise CatalogError(f"catalog: estates[{i}] ({e['name']}): {err}") from None
+        _refuse_unwritten("estates", i, e)
     for i, e in enumerate(items):
         count = e.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
@@ -102,28 +133,31 @@ def validate(data: Any, *, against: ClassicCatalog | None = None) -> ClassicCata
         if e.get("class") not in ITEM_CLASSES:
             raise CatalogError(f"catalog: items[{i}] ({e['name']}): class must be one of {', '.join(map(str, ITEM_CLASSES))}")
         _text(f"items[{i}]", e, "printed_text")
-        if e.get("effect") is not None:
+        effects = e.get("effect")
+        if isinstance(effects, list) and not effects:
+            raise CatalogError(f"catalog: items[{i}] ({e['name']}): a list of effects holds at least one")
+        for effect in effects_of(e):
             try:
-                check_effect(e["effect"], item=True)
+                check_effect(effect, item=True)
             except EffectError as err:
                 raise CatalogError(f"catalog: items[{i}] ({e['name']}): {err}") from None
     for i, e in enumerate(leaders):
         if e["text_known"] == "full" and not isinstance(e.get("actions"), dict):
             raise CatalogError(f"catalog: leaders[{i}] ({e['name']}) is marked full but has no 'actions'")
         effects = e.get("effects")
-        if effects is None:
-            continue
-        if not isinstance(effects, dict) or not set(effects) <= set(LEADER_MOMENTS):
-            raise CatalogError(f"catalog: leaders[{i}] ({e['name']}): effects may only be {', '.join(LEADER_MOMENTS)}")
-        for key, effect in effects.items():
-            try:
-                check_effect(effect, leader=key)
-            except EffectError as err:
-                raise CatalogError(f"catalog: leaders[{i}] ({e['name']}) {key}: {err}") from None
+        if effects is not None:
+            if not isinstance(effects, dict) or not set(effects) <= set(LEADER_MOMENTS):
+                raise CatalogError(f"catalog: leaders[{i}] ({e['name']}): effects may only be {', '.join(LEADER_MOMENTS)}")
+            for key, effect in effects.items():
+                try:
+                    check_effect(effect, leader=key)
+                except EffectError as err:
+                    raise CatalogError(f"catalog: leaders[{i}] ({e['name']}) {key}: {err}") from None
+        _refuse_unwritten("leaders", i, e)
     names = {e["name"] for e in items}
     for section, entries in (("estates", estates), ("items", items), ("leaders", leaders)):
         for i, e in enumerate(entries):
-            effects = [e.get("effect") or {}, *(e.get("effects") or {}).values()]
+            effects = [*effects_of(e), *(e.get("effects") or {}).values()]
             for step in _all_steps([s for effect in effects for s in effect.get("steps", [])]):
                 unknown = [n for n in step.get("items", []) if n not in names and n != "$discarded"]
                 if unknown:

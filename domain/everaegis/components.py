@@ -13,22 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis.classic import ClassicCatalog
+from domain.everaegis.classic import ClassicCatalog, played_with_text
 from domain.everaegis.config import Config
 from domain.kernel.errors import MalformedCommand
 
 # Leaders whose full text is known but whose effects this engine does not execute yet: they are kept
 # out of selection rather than played as something they are not. Each entry says what is missing.
 NOT_BUILT: dict[str, str] = {}
-
-
-BUILT = ("Hooded Fox",)  # leaders whose own texts this engine executes (as effects in the vocabulary)
-
-
-def _written(entry: dict[str, Any]) -> bool:
-    """Every text of the mat is written as an effect: Laboratory, Library, and the ability if it has one."""
-    effects = entry.get("effects") or {}
-    return "laboratory" in effects and "library" in effects and ("ability" in effects or not entry.get("ability"))
 
 
 def _estate(entry: dict[str, Any], plain: bool) -> dict[str, Any]:
@@ -39,6 +30,7 @@ def _estate(entry: dict[str, Any], plain: bool) -> dict[str, Any]:
         "text": entry.get("printed_text"),
         "effect": None if plain else entry.get("effect"),
         "plain": plain,
+        **({"plays": entry["plays"]} if not plain and entry.get("plays") else {}),
     }
 
 
@@ -61,10 +53,11 @@ def choose(config: Config, catalog: ClassicCatalog, source: str = "shipped") -> 
     estates = []
     missing = []
     for entry in catalog.estates.values():
-        known = entry["text_known"] == "full" and entry.get("effect") is not None
+        known = played_with_text("estates", entry)
         if not known:
             missing.append(entry["name"])
-        estates.append(_estate(entry, plain=not known))
+        # a partial text plays as far as the book prints it (its ``effect``); the rest of the card waits (A54)
+        estates.append(_estate(entry, plain=not known and not (entry["text_known"] == "partial" and entry.get("effect"))))
     if missing and not allow_plain:
         raise MalformedCommand(
             f"a Classic game uses all 23 estate cards (R13), and the catalog lacks the text of {len(missing)}: "
@@ -79,7 +72,7 @@ def choose(config: Config, catalog: ClassicCatalog, source: str = "shipped") -> 
                 continue
             # a leader's Laboratory, Library and ability are played where their texts are written as effects
             # (Hooded Fox's in the shipped data, others in an AEGIS_CATALOG); any other mat is plain (A54)
-            known = entry["text_known"] == "full" and (entry["name"] in BUILT or _written(entry))
+            known = played_with_text("leaders", entry)
             if known or allow_plain:
                 leaders.append(_leader(entry, plain=not known))
         need = mats_needed(config)

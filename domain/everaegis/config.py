@@ -80,7 +80,8 @@ OPTIONS = {
         1,
         0,
         1,
-        "Alliances: 1: War may select an ally (the War text says 'another player', R45); 0: War selects only opponents",
+        "Alliances: 1: War may select an ally (the Simpleton War text says 'another player', R45; a mat whose War says "
+        "'opponent' never does); 0: War selects only opponents",
     ),
 }
 MIN_SEATS, MAX_SEATS = 3, 10

@@ -1,25 +1,35 @@
 """Using a consumable item (R103; docs/rulings.md "Classic items").
 
-A consumable is used only during its holder's own turn, not while an action or a war is being executed,
-and not on the turn it was received ("only ... after any player's turn ends"): in this engine, in the
-Action Phase before the action is declared. Its text applies once, then the item is discarded. Only items
-whose printed text the engine plays can be used (the HAMMER).
+The book: its holder "may use it any time during their turn, no one else's (but not while executing an action
+or while a war is occurring)", and not on the turn it was received ("only ... after any player's turn ends").
+In this engine the turn offers it at the two moments of the holder's own turn that wait for them and are not
+the execution of an action or a war: in the Action Phase before the action is declared (beside ``declare``),
+and in the End Phase once the action is over and the End Phase's own effects (the DAGGER, ...) have resolved,
+before the Demise Phase (beside ``end_phase``, which goes on without using one). The game waits at the End
+Phase only for a player who holds a usable consumable. Its text applies once, then the item is discarded; its
+holder may then be offered another. Only items whose printed text the engine plays can be used (the HAMMER).
+A mob uses one as soon as it is offered (R178).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
+from domain.everaegis.effect_work import queue_effect
 from domain.everaegis.state import GameState
+from domain.everaegis.turns import phase_step
 from domain.kernel.decisions import DecisionKind
 from domain.kernel.prompts import Option, Prompt
 
 
 def usable(s: GameState, seat: int) -> list[str]:
-    """The consumable kinds ``seat`` may use now."""
-    if s.stage != "turn" or s.current != seat or s.phase != "action" or s.act is not None or s.action_done:
+    """The consumable kinds ``seat`` may use now: on their own turn, before their action is declared or in
+    their End Phase after it, while no action, war or effect is being executed (R103)."""
+    if s.stage != "turn" or s.current != seat or s.act is not None or s.effects or s.players[seat].eliminated:
         return []
-    if s.effects or s.players[seat].eliminated:
+    if not (s.phase == "action" and not s.action_done) and s.phase != "end":
         return []
     return [
         item
@@ -29,35 +39,62 @@ def usable(s: GameState, seat: int) -> list[str]:
     ]
 
 
+def _moment(s: GameState) -> str:
+    return "before you declare your action" if s.phase == "action" else "now that your action is over, before the Demise Phase"
+
+
 def _use_prompt(s: GameState, seat: int) -> Prompt:
     opts = tuple(
         Option(f"Use the {item} (then it is discarded)", {"type": "use_item", "seat": seat, "item": item}, "use_item")
         for item in usable(s, seat)
     )
-    text = f"{s.players[seat].name}: you may use a consumable item before you declare your action (R103)"
+    text = f"{s.players[seat].name}: you may use a consumable item {_moment(s)} (R103)"
     return Prompt(seat, "use_item", text, opts)
 
 
 def use(ctx: Ctx, seat: int, item: str) -> None:
     s = ctx.state
-    entry = s.item_entry(item)
-    assert entry is not None and entry.get("effect")
-    ctx.emit(
-        ev.EffectQueued(
-            id=s.effects_queued + 1, source=item, owner=seat, steps=list(entry["effect"]["steps"]), reason="used (R103)"
-        )
-    )
+    effect = s.item_effect(item, "used")
+    assert effect is not None
+    queue_effect(ctx, seat, item, effect["steps"], "used (R103)")
     ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason="used (R103)"))
+
+
+def _consume(ctx: Ctx, mob: int) -> None:
+    """R178 Consumption: a mob uses a consumable as soon as the rules allow, so whenever it is offered one."""
+    use(ctx, mob, usable(ctx.state, mob)[0])
 
 
 USE_ITEM = DecisionKind(
     "use_item",
     rule="R103",
-    refusal="use a consumable item you hold, before you declare your action",
+    refusal="use a consumable item you hold, on your own turn: before you declare your action, or in your End Phase",
     fields={"item": str},
     docs={"item": {"description": "the consumable item you use (then it is discarded)"}},
-    summary="use a consumable item before you declare your action",
+    summary="use a consumable item on your own turn: before you declare your action, or in your End Phase after it",
     offer=_use_prompt,
     apply=lambda ctx, cmd: use(ctx, cmd["seat"], cmd["item"]),
-    mob=lambda ctx, mob: use(ctx, mob, usable(ctx.state, mob)[0]),  # R178 Consumption: as soon as the rules allow
+    mob=_consume,
+)
+
+
+def _end_phase_prompt(s: GameState, seat: int) -> Prompt:
+    go_on = Option("Go on to the Demise Phase (keep your consumable items)", {"type": "end_phase", "seat": seat}, "end_phase")
+    text = f"{s.players[seat].name}: your action is over; use a consumable item now (R103), or go on to the Demise Phase"
+    return Prompt(seat, "end_phase", text, (go_on,))
+
+
+def _go_on(ctx: Ctx, cmd: dict[str, Any]) -> None:
+    """The End Phase's player uses no (more) consumable: the turn moves on as when nobody is waited for."""
+    phase_step(ctx)
+
+
+END_PHASE = DecisionKind(
+    "end_phase",
+    rule="R103",
+    refusal="in your End Phase, with a consumable item you may use: go on to the Demise Phase without using it",
+    summary="in your End Phase, holding a consumable item you may use: go on to the Demise Phase without using it",
+    offer=_end_phase_prompt,
+    apply=_go_on,
+    mob=_consume,
 )

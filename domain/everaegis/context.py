@@ -42,7 +42,7 @@ class Ctx:
         """Number the event, apply it to the working state and keep it."""
         if self.looking:
             raise Unsettled(event.TYPE)
-        event = event.with_seq(self.state.seq + 1)
+        event = event.with_seq(self.state.seq + 1)  # a fresh event is numbered in place
         apply(self.state, event)
         self.events.append(event)
 

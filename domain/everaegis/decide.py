@@ -50,7 +50,7 @@ def start(
     cards and leader mats from ``catalog`` (default: the shipped one), or exactly as ``components`` recorded
     them (re-running a recorded game).
     """
-    if components is None:
+    if components is None and config.classic:  # a Simpleton game has no components: no catalog to read
         catalog = catalog or shipped_catalog()
         components = choose_components(config, catalog, catalog.source)
     chosen = components
@@ -168,25 +168,33 @@ def check(state: GameState, cmd: dict[str, Any]) -> tuple[DecisionKind, dict[str
     """The decision kind a normalized command answers, and the command as its prompt accepted it (an older
     command type replaced by the kind's own); raises the refusal otherwise. Reads the state, changes nothing."""
     kinds = COMMANDS.answering(cmd["type"])
-    seatless = all(k.seatless for k in kinds)
-    if not seatless and not 0 <= cmd["seat"] < state.seats:
-        raise MalformedCommand(f"there is no seat {cmd['seat']} in this game")
-    handled = [k for k in kinds if k.handle is not None]
-    if handled:  # a command that answers no prompt (resign, timeout, the closing of a window)
-        _check_fields(handled[0], cmd)
-        return handled[0], cmd
-    if len(kinds) == 1:
-        _check_fields(kinds[0], cmd)
+    if len(kinds) == 1 and kinds[0].kind == cmd["type"]:  # the command's own kind (the common case)
+        kind = kinds[0]
+        if not kind.seatless and not 0 <= cmd["seat"] < state.seats:
+            raise MalformedCommand(f"there is no seat {cmd['seat']} in this game")
+        _check_fields(kind, cmd)
+        if kind.handle is not None:  # a command that answers no prompt (resign, timeout, the closing of a window)
+            return kind, cmd
+        only = cmd["action"] if kind.kind == "declare" else None
+        for prompt in prompts(state, cmd["seat"], only, {kind.kind}):
+            if prompt.accepts(cmd):
+                return kind, cmd
+        raise diagnose(state, cmd, kinds, prompts(state, cmd["seat"], only, {kind.kind}), prompts(state, cmd["seat"]))
+    return _check_older(state, cmd, kinds)
+
+
+def _check_older(state: GameState, cmd: dict[str, Any], kinds: list[DecisionKind]) -> tuple[DecisionKind, dict[str, Any]]:
+    """An older command type, which may answer one or several kinds: the one whose open prompt accepts it."""
     seat = cmd["seat"]
+    if not 0 <= seat < state.seats:
+        raise MalformedCommand(f"there is no seat {seat} in this game")
     names = {k.kind for k in kinds}
-    only = cmd["action"] if cmd["type"] == "declare" else None
-    candidates = prompts(state, seat, only, names)
-    if not candidates and len(kinds) > 1:
-        _check_fields_of_any(kinds, cmd)  # an older type: malformed if it fits none of the kinds it may answer
+    candidates = prompts(state, seat, None, names)
+    if not candidates:
+        _check_fields_of_any(kinds, cmd)  # malformed if it fits none of the kinds it may answer
     for prompt in candidates:
         kind = COMMANDS[prompt.kind]
-        if len(kinds) > 1:  # an older type: the fields of the kind it turned out to answer
-            _check_fields(kind, cmd)
+        _check_fields(kind, cmd)  # the fields of the kind it turned out to answer
         answer = {**cmd, "type": prompt.kind}
         if prompt.accepts(answer):
             return kind, answer

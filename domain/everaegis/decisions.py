@@ -11,7 +11,7 @@ from domain.everaegis.actions import BARRACKS_DISCARD, DECLARE, PUT_BACK, SANCTI
 from domain.everaegis.artificers import ARTIFICER_GIFT
 from domain.everaegis.blasphemy import SPOILS
 from domain.everaegis.cards import CHOOSE_YEAR
-from domain.everaegis.consumables import USE_ITEM
+from domain.everaegis.consumables import END_PHASE, USE_ITEM
 from domain.everaegis.effects import EFFECT_CHOICE, EFFECT_ORDER
 from domain.everaegis.items import TAKE_SANCTION, TREATY_GIFT
 from domain.everaegis.leaders import CHOOSE_LEADER
@@ -47,6 +47,7 @@ DECISIONS = Registry(
         EFFECT_CHOICE,
         EFFECT_ORDER,
         UNDO,
+        END_PHASE,
         # at any time
         TREATY_GIFT,
         RESIGN,

@@ -6,6 +6,7 @@ from typing import Any
 
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.state import GameState
+from domain.everaegis.war_bans import why_not
 from domain.kernel.decisions import DecisionKind
 from domain.kernel.errors import DomainError, IllegalCommand, NotYourTurn, TooLate
 from domain.kernel.prompts import Prompt
@@ -90,10 +91,9 @@ def _declaration_reason(s: GameState, cmd: dict[str, Any]) -> tuple[str | None, 
             return "R45", "War needs a 'target': another player"
         if s.players[target].eliminated:
             return "R139", "that player is eliminated"
-        if target == partner:
-            return "R107", "TREATY partners cannot go to war with each other"
-        if s.variant.allied(seat, target) and s.config.option("ally_war") == 0:
-            return "R163", "that player is your ally, and this game's option ally_war is 0"
+        refusal = why_not(s, seat, target)  # the TREATY, allies, the Chapel, the TORCH, TARGET and EFFIGY
+        if refusal is not None:
+            return refusal
     if action == "temple":
         card = cmd.get("card")
         owner = s.owner_of(card) if isinstance(card, str) else None

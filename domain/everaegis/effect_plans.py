@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.effect_steps import STEP_KINDS
+from domain.everaegis.effect_work import queue_effect
 from domain.everaegis.effects import decision, effect_step
 from domain.everaegis.state import GameState
 
@@ -17,7 +17,7 @@ def _trial(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], c
     """A copy of the game with only this effect queued, to run with the given choices."""
     ctx = Ctx(s.clone())
     ctx.state.effects = []
-    ctx.emit(ev.EffectQueued(id=ctx.state.effects_queued + 1, source=source, owner=owner, steps=steps, plan=list(choices)))
+    queue_effect(ctx, owner, source, steps, plan=list(choices))
     return ctx
 
 

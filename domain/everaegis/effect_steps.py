@@ -22,11 +22,12 @@ from domain.everaegis import events as ev
 from domain.everaegis.cards import discard_card, place_token, reveal
 from domain.everaegis.catalog import ACTIONS
 from domain.everaegis.context import Ctx
-from domain.everaegis.effect_work import Decision, Step, next_target, progress, work_of
+from domain.everaegis.effect_work import Decision, Step, next_target, out_of_reach, progress, work_of
 from domain.everaegis.items import discard_item, item_label, items_in_play
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState, Pending
 from domain.everaegis.vocabulary import AMOUNT, COUNT, COUNTS, WHO, EffectError, check_param
+from domain.everaegis.war_bans import why_not
 
 Param = tuple[Any, ...]  # (name, type, low, high) or (name, choices), as vocabulary.check_param reads it
 Waits = Callable[[GameState, Pending, Step], Decision | None]
@@ -348,7 +349,7 @@ def gain_item(ctx: Ctx, receiver: int, item: str, reason: str) -> None:
 
 
 def _give(ctx: Ctx, p: Pending, step: Step, receiver: int, item: str) -> None:
-    if receiver not in p.guarded or receiver == p.owner:  # R66: a standing guard keeps the receiver out
+    if not out_of_reach(ctx.state, p, receiver):  # R66, R107
         gain_item(ctx, receiver, item, f"{p.source} (card effect)")
     work = dict(ctx.state.effects[0].work or {})
     next_target(ctx, ctx.state.effects[0], step, work)
@@ -410,8 +411,7 @@ def _war_run(ctx: Ctx, p: Pending, step: Step) -> None:
     s = ctx.state
     work = work_of(p)
     target = work["targets"][0] if work["targets"] else None
-    partner = s.partner(p.owner)
-    if target is not None and s.act is None and not s.in_effect("no_war") and target != partner:
+    if target is not None and s.act is None and why_not(s, p.owner, target) is None:
         ctx.emit(ev.EffectWarBegan(attacker=p.owner, defender=target, source=p.source))
     progress(ctx, ctx.state.effects[0], p.index + 1, None)
 
@@ -430,7 +430,7 @@ def _sacrifice_run(ctx: Ctx, p: Pending, step: Step) -> None:
 
 def _bomb_guarded(s: GameState, p: Pending) -> bool:
     holder = next(iter(s.held.get("BOMB", {})), None)
-    return holder is not None and holder in p.guarded and holder != p.owner
+    return holder is not None and out_of_reach(s, p, holder)
 
 
 def _bomb_decision(s: GameState, p: Pending, step: Step) -> Decision | None:
@@ -457,48 +457,62 @@ def _bomb_choose(ctx: Ctx, p: Pending, step: Step, value: Any) -> None:
 # ----- cards and items in play discarded, any player's (R96, R47, R145) -----
 
 
-def _cards_in_play(s: GameState, p: Pending) -> list[tuple[int, Card]]:
-    return [(q.seat, c) for q in s.players for c in q.cards if q.seat not in p.guarded or q.seat == p.owner]
+def _cards_in_play(s: GameState, p: Pending, step: Step) -> list[tuple[int, Card]]:
+    return [(q.seat, c) for q in s.players for c in q.cards if not out_of_reach(s, p, q.seat)]
 
 
-def _card_choice_label(s: GameState, chooser: int, owner: int, card: Card) -> str:
+def _revealable(s: GameState, p: Pending, step: Step) -> list[tuple[int, Card]]:
+    """Unrevealed cards in play, any player's, but never those of the player the named leader leads."""
+    spared = s.seat_led_by(step["except_leader"])
+    return [(o, c) for o, c in _cards_in_play(s, p, step) if not c.revealed and o != spared]
+
+
+def _card_choice_label(s: GameState, chooser: int, owner: int, card: Card, verb: str) -> str:
     """A card as its chooser may know it: a hidden card by its owner and id only (A53)."""
     whose = "your" if owner == chooser else f"{s.players[owner].name}'s"
     if card.known_to(chooser, owner):
-        return f"Discard {whose} {'revealed ' if card.revealed else ''}{card.name} ({card.id})"
-    return f"Discard {whose} unrevealed card ({card.id})"
+        return f"{verb} {whose} {'revealed ' if card.revealed else ''}{card.name} ({card.id})"
+    return f"{verb} {whose} unrevealed card ({card.id})"
 
 
-def _any_cards_decision(s: GameState, p: Pending, step: Step) -> Decision | None:
-    cards = _cards_in_play(s, p)
-    if (p.work or {}).get("left", step["count"]) <= 0 or not cards:
-        return None
-    opts = tuple((_card_choice_label(s, p.owner, o, c), c.id) for o, c in cards)
-    return Decision(p.owner, opts, f"{p.source}: discard a card in play")
+def _in_play_decision(verb: str, among: Callable[[GameState, Pending, Step], list[tuple[int, Card]]]) -> Waits:
+    """The possessor picks a card in play (of ``among``), one at a time, ``count`` times."""
+
+    def decision(s: GameState, p: Pending, step: Step) -> Decision | None:
+        cards = among(s, p, step)
+        if int((p.work or {}).get("left", step["count"])) <= 0 or not cards:
+            return None
+        opts = tuple((_card_choice_label(s, p.owner, o, c, verb.title()), c.id) for o, c in cards)
+        return Decision(p.owner, opts, f"{p.source}: {verb} a card in play")
+
+    return decision
 
 
-def _any_cards_run(ctx: Ctx, p: Pending, step: Step) -> None:
+def _in_play_run(ctx: Ctx, p: Pending, step: Step) -> None:
     progress(ctx, p, p.index + 1, None)  # nothing left to choose from (A43)
 
 
-def _any_cards_choose(ctx: Ctx, p: Pending, step: Step, value: Any) -> None:
-    s = ctx.state
-    work = p.work or {"left": step["count"]}
-    owner = s.owner_of(value)
-    assert owner is not None
-    card = s.players[owner].card(value)
-    assert card is not None
-    discard_card(ctx, owner, card, f"{p.source} (card effect)")
-    progress(ctx, ctx.state.effects[0], p.index, {**work, "left": work["left"] - 1})
+def _in_play_choose(act: CardAct) -> Chooses:
+    def choose(ctx: Ctx, p: Pending, step: Step, value: Any) -> None:
+        s = ctx.state
+        work = p.work or {"left": step["count"]}
+        owner = s.owner_of(value)
+        assert owner is not None
+        card = s.players[owner].card(value)
+        assert card is not None
+        act(ctx, owner, card, f"{p.source} (card effect)")
+        progress(ctx, ctx.state.effects[0], p.index, {**work, "left": work["left"] - 1})
+
+    return choose
 
 
 def _discardable(s: GameState, p: Pending) -> list[str]:
-    return sorted(ref for ref, holder in items_in_play(s) if holder not in p.guarded or holder == p.owner)
+    return sorted(ref for ref, holder in items_in_play(s) if not out_of_reach(s, p, holder))
 
 
 def _items_decision(s: GameState, p: Pending, step: Step) -> Decision | None:
     refs = _discardable(s, p)
-    if (p.work or {}).get("left", step["count"]) <= 0 or not refs:
+    if int((p.work or {}).get("left", step["count"])) <= 0 or not refs:
         return None
     return Decision(p.owner, tuple((f"Discard {item_label(s, r)}", r) for r in refs), f"{p.source}: discard an item in play")
 
@@ -687,9 +701,19 @@ STEP_KINDS = _registry(
             "discard_any_cards",
             (COUNT,),
             "the possessor discards cards in play, any player's, revealed or not (R96, R145)",
-            run=_any_cards_run,
-            decision=_any_cards_decision,
-            choose=_any_cards_choose,
+            run=_in_play_run,
+            decision=_in_play_decision("discard", _cards_in_play),
+            choose=_in_play_choose(discard_card),
+            starts_work=False,
+        ),
+        StepKind(
+            "reveal_any",
+            (COUNT, ("except_leader", str)),
+            "the possessor fully reveals unrevealed cards in play, any player's, but not those of the player the "
+            "named leader leads (R95)",
+            run=_in_play_run,
+            decision=_in_play_decision("reveal", _revealable),
+            choose=_in_play_choose(_reveal_fully),
             starts_work=False,
         ),
         StepKind(

@@ -15,6 +15,7 @@ from typing import Any
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.state import GameState, Pending
+from domain.everaegis.war_bans import war_targets
 
 PICK_ONE = ("any player", "an opponent")
 
@@ -41,9 +42,24 @@ def players(s: GameState, p: Pending, who: str) -> list[int]:
     return s.in_turn_order(remaining)  # any player, all players
 
 
-def targets(s: GameState, p: Pending, who: str) -> list[int]:
-    """The players a step may be about: a standing guard keeps a player out, never the possessor (R66)."""
-    return [t for t in players(s, p, who) if t not in p.guarded or t == p.owner]
+def out_of_reach(s: GameState, p: Pending, seat: int) -> bool:
+    """Whether the running effect may not touch ``seat`` (their cards, items or soldiers): a standing guard keeps a
+    player out (R66), and the TREATY's parties "cannot affect each other with any abilities, actions, or
+    consumable items" (R107): an effect of a leader's action or ability, or of an item, never reaches the
+    possessor's TREATY partner (an estate card's effect is none of those). Never the possessor themselves."""
+    if seat == p.owner:
+        return False
+    return seat in p.guarded or (seat == s.partner(p.owner) and s.estate(p.source) is None)
+
+
+def targets(s: GameState, p: Pending, step: Step) -> list[int]:
+    """The players a step may be about: none out of reach (``out_of_reach``); a war is only with a player the
+    possessor may be in a war with (``war_bans``)."""
+    about = [t for t in players(s, p, step["who"]) if not out_of_reach(s, p, t)]
+    if step["step"] == "war":
+        allowed = war_targets(s, p.owner)
+        about = [t for t in about if t in allowed]
+    return about
 
 
 def how_many(step: Step) -> int:
@@ -56,7 +72,7 @@ def start_work(s: GameState, p: Pending, step: Step) -> dict[str, Any] | None:
     left = how_many(step)
     if "who" not in step:
         return {"targets": [], "left": left}
-    about = targets(s, p, step["who"])
+    about = targets(s, p, step)
     if step["who"] in PICK_ONE and len(about) > 1:
         return None
     return {"targets": about[:1] if step["who"] in PICK_ONE else about, "left": left}
@@ -66,6 +82,13 @@ def work_of(p: Pending) -> dict[str, Any]:
     """The progress of a step that has started it."""
     assert p.work is not None
     return p.work
+
+
+def queue_effect(ctx: Ctx, owner: int, source: str, steps: list[Step], reason: str = "", **more: Any) -> None:
+    """An effect of ``source`` is to run for ``owner``: the next effect's number, its steps and why (``more``: the
+    other fields of ``EffectQueued``: the card, a declared plan, the guards standing, whether an action runs it)."""
+    number = ctx.state.effects_queued + 1
+    ctx.emit(ev.EffectQueued(id=number, source=source, owner=owner, steps=list(steps), reason=reason, **more))
 
 
 def progress(ctx: Ctx, p: Pending, index: int, work: dict[str, Any] | None) -> None:
@@ -89,7 +112,7 @@ def pick_first(s: GameState, p: Pending, step: Step, label: Callable[[GameState,
     starts by itself). ``label``: how the step offers a player."""
     if start_work(s, p, step) is not None:
         return None
-    opts = tuple((label(s, step, t), t) for t in targets(s, p, step["who"]))
+    opts = tuple((label(s, step, t), t) for t in targets(s, p, step))
     return Decision(p.owner, opts, f"{p.source}: choose {step['who']} ({step['step']})")
 
 

@@ -20,7 +20,7 @@ from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
 from domain.everaegis.effect_steps import STEP_KINDS, StepKind, bind_steps
 from domain.everaegis.effect_steps import gain_item as gain_item  # where the rules of giving an item are (R105, R106)
-from domain.everaegis.effect_work import Decision, Step, pick_first, picked, progress, start
+from domain.everaegis.effect_work import Decision, Step, pick_first, picked, progress, queue_effect, start
 from domain.everaegis.mob import pick_object, pick_player
 from domain.everaegis.state import Card, GameState, Pending
 from domain.kernel.decisions import DecisionKind
@@ -28,12 +28,7 @@ from domain.kernel.prompts import Option, Prompt
 
 
 def _queue(ctx: Ctx, owner: int, source: str, card: str, effect: dict[str, Any], reason: str) -> None:
-    s = ctx.state
-    ctx.emit(
-        ev.EffectQueued(
-            id=s.effects_queued + 1, source=source, owner=owner, card=card, steps=list(effect["steps"]), reason=reason
-        )
-    )
+    queue_effect(ctx, owner, source, effect["steps"], reason, card=card)
 
 
 def on_revealed(ctx: Ctx, seat: int, card: Card) -> None:
@@ -54,7 +49,9 @@ def at_phase(ctx: Ctx, seat: int, moment: str) -> None:
     acting = s.items_acting(seat, moment)
     for item in s.items_of(seat):  # each piece acts
         if item in acting:
-            _queue(ctx, seat, item, "", (s.item_entry(item) or {})["effect"], f"{moment} phase (R102)")
+            effect = s.item_effect(item, moment)
+            assert effect is not None
+            _queue(ctx, seat, item, "", effect, f"{moment} phase (R102)")
 
 
 # ----- the running effect: a lookup of its step -----
@@ -159,9 +156,7 @@ def fire_triggers(ctx: Ctx) -> None:
             steps, reason = list(effect["steps"]), f"{s.players[t['holder']].name}'s {t['card']} was revealed"
         leader = t["mat"]
         name = (entry.get("ability") or {}).get("name", "ability")
-        ctx.emit(
-            ev.EffectQueued(id=ctx.state.effects_queued + 1, source=f"{leader}'s {name}", owner=seat, steps=steps, reason=reason)
-        )
+        queue_effect(ctx, seat, f"{leader}'s {name}", steps, reason)
     ctx.emit(ev.TriggersFired(count=len(s.triggers)))
 
 

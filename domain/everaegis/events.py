@@ -659,7 +659,8 @@ class ArtificersBegan(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class ArtificerGave(Event):
-    """An item of a one-piece kind, from the reserve, to an opponent holding fewer than 3 (R172)."""
+    """An item of a one-piece kind, from the reserve, to an opponent holding fewer than 3 (R172). The TREATY is
+    then gained with its INK QUILL by ``ItemGained`` events, as a Library gives it (R107, R108)."""
 
     seat: int = 0
     to: int = 0

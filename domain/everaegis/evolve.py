@@ -583,9 +583,9 @@ def _resolving(s: GameState, e: ev.ActionResolving) -> None:
         s.draw_queue.extend([(act.declarer, "laboratory"), (act.declarer, "laboratory")])
     elif act.action == "library" and s.players[act.declarer].leader is None and "sanctions" in act.plan:
         act.todo = [t for t in act.plan["sanctions"] if not act.guarded(t["seat"])]
-    elif act.action == "war":
+    elif act.action == "war" and "target" in act.plan:  # a mob's War with nobody to select has none (A50)
         act.war = War(attacker=act.declarer, defender=act.plan["target"])
-    elif act.action == "temple":
+    elif act.action == "temple" and "card" in act.plan:  # a mob's Temple with nothing to give has none (A50)
         owner = s.owner_of(act.plan["card"])
         recipient = act.plan["recipient"]
         if owner is not None and not act.guarded(owner) and not act.guarded(recipient):
@@ -795,7 +795,7 @@ def _artificers(s: GameState, e: ev.ArtificersBegan) -> None:
 def _artificer_gave(s: GameState, e: ev.ArtificerGave) -> None:
     if e.item == "WALL":
         s.wall = e.to
-    else:
+    elif e.item != "TREATY":  # the TREATY and its INK QUILL move with the ItemGained events that follow (R108)
         _receive_item(s, e.item, e.to)  # usable once the first turn has ended (R103)
     _next_giver(s, e.seat)
 
@@ -945,8 +945,12 @@ def _draw_stopped(s: GameState, e: ev.DrawStopped) -> None:
 
 
 def draw_reactors(s: GameState, drawer: int) -> list[int]:
-    """Remaining players other than the drawer holding a reactive item used in a Draw Phase (R104, R118)."""
-    return [seat for seat in s.in_turn_order(s.remaining()) if seat != drawer and s.items_acting(seat, "draw")]
+    """Remaining players other than the drawer holding a reactive item used in a Draw Phase (R104, R118), but not
+    the drawer's TREATY partner: the two "cannot affect each other with any ... consumable items" (R107)."""
+    if not s.held:
+        return []
+    partner = s.partner(drawer)
+    return [seat for seat in s.in_turn_order(s.remaining()) if seat not in (drawer, partner) and s.items_acting(seat, "draw")]
 
 
 @_on(ev.SoldiersKept)

@@ -43,7 +43,8 @@ def advance(ctx: Ctx) -> None:
 
 def mob_step(ctx: Ctx) -> bool:
     """Make the first decision the game waits for (``ctx.asked``, where the flow stopped) from a mob, as its kind's
-    ``mob`` says. False if no mob is awaited. R178: a usable consumable comes before the action it could precede."""
+    ``mob`` says. False if no mob is awaited. R178: a usable consumable comes first (before the action it could
+    precede, and in the End Phase rather than going on)."""
     if not ctx.state.config.mobs:
         return False
     for need in sorted(ctx.asked, key=lambda n: n.kind != "use_item"):
@@ -96,6 +97,28 @@ def step(ctx: Ctx) -> bool:
         return war_step(ctx) or ctx.wait(*_war_needs(s, s.act))
     if s.effects:
         return effect_step(ctx) or ctx.wait(*_effect_needs(s))
+    if s.stage != "turn":
+        return _setup_step(ctx)
+    if s.phase == "action" and not s.action_done and token_step(ctx):  # Blasphemy (R171, A48)
+        return True
+    if s.phase == "action" and not s.action_done:
+        if s.act is None:  # R28: the current player declares an action, or first uses a consumable (R103)
+            assert s.current is not None
+            uses = [Need(s.current, "use_item")] if consumables.usable(s, s.current) else []
+            return ctx.wait(Need(s.current, "declare"), *uses)
+        return action_step(ctx)
+    if s.phase == "action" and s.undo is not None:  # RULINGS "Undo": wait for whoever may claim an undo
+        return pause_step(ctx) or ctx.wait(*(Need(seat, "undo") for seat in s.undo.waiting))
+    if s.phase == "end" and s.current is not None and consumables.usable(s, s.current):
+        # R103: the action is over and the End Phase's effects have resolved: a consumable may still be used
+        return ctx.wait(Need(s.current, "end_phase"), Need(s.current, "use_item"))
+    phase_step(ctx)
+    return True
+
+
+def _setup_step(ctx: Ctx) -> bool:
+    """Setup, before the first turn: True if a step was taken; False with ``ctx.asked`` set when it waits."""
+    s = ctx.state
     if s.stage == "setup" and s.artificers_done:
         starting_step(ctx)  # R172: the gifts are over; soldiers and cards follow
         return True
@@ -121,18 +144,7 @@ def step(ctx: Ctx) -> bool:
             return ctx.wait(Need(s.reveal_queue[0], "setup_reveal"))  # R164
         ctx.emit(ev.TurnBegan(seat=s.first_remaining(), turn=1))  # S2: never a player who resigned
         return True
-    if s.phase == "action" and not s.action_done and token_step(ctx):  # Blasphemy (R171, A48)
-        return True
-    if s.phase == "action" and not s.action_done:
-        if s.act is None:  # R28: the current player declares an action, or first uses a consumable (R103)
-            assert s.current is not None
-            uses = [Need(s.current, "use_item")] if consumables.usable(s, s.current) else []
-            return ctx.wait(Need(s.current, "declare"), *uses)
-        return action_step(ctx)
-    if s.phase == "action" and s.undo is not None:  # RULINGS "Undo": wait for whoever may claim an undo
-        return pause_step(ctx) or ctx.wait(*(Need(seat, "undo") for seat in s.undo.waiting))
-    phase_step(ctx)
-    return True
+    raise AssertionError(f"setup stage {s.stage}")  # pragma: no cover
 
 
 def action_step(ctx: Ctx) -> bool:

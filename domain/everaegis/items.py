@@ -11,6 +11,7 @@ from typing import Any
 from domain.everaegis import events as ev
 from domain.everaegis.artificers import forcer_takes
 from domain.everaegis.context import Ctx
+from domain.everaegis.effect_work import queue_effect
 from domain.everaegis.mob import pick_object
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import GameState
@@ -61,7 +62,13 @@ def discard_item(ctx: Ctx, ref: str, reason: str, by: int | None = None) -> None
     holder, item = _holder_and_kind(s, ref)
     if holder is not None and forcer_takes(s, holder, by, item):
         assert by is not None
-        ctx.emit(ev.ItemGained(seat=by, item=item, source=holder, reason=f"{reason}: forced, so taken (Artificers, R172)"))
+        taken = f"{reason}: forced, so taken (Artificers, R172)"
+        if item == "SANCTION":  # "When a player possesses a SANCTION not on an action, that player must place it onto
+            seat, action = ref[9:].split(":")  # an action of their choice" (p.29): off the mat, then placed by the taker
+            ctx.emit(ev.SanctionRemoved(seat=int(seat), action=action, reason=taken))
+            queue_effect(ctx, by, "SANCTION", [{"step": "sanction", "who": "any player"}], taken)
+        else:
+            ctx.emit(ev.ItemGained(seat=by, item=item, source=holder, reason=taken))
         return
     if ref == "WALL":
         assert s.wall is not None
@@ -94,11 +101,11 @@ def discard_treaty(ctx: Ctx, reason: str) -> None:
         ctx.emit(ev.ItemDiscarded(seat=s.quill, item="INK QUILL", reason=reason))
 
 
-def give_treaty(ctx: Ctx, giver: int, receiver: int) -> None:
-    """Simpleton Library: the receiver gains the TREATY (from the reserve, or taken from its holder)
-    and the giver gains the INK QUILL (R53, R106, R108)."""
+def give_treaty(ctx: Ctx, giver: int, receiver: int, reason: str = "library") -> None:
+    """The TREATY given (Simpleton Library, an Artificers gift): the receiver gains the TREATY (from the reserve,
+    or taken from its holder) and the giver gains the INK QUILL (R53, R106, R108, R172)."""
     s = ctx.state
-    ctx.emit(ev.ItemGained(seat=receiver, item="TREATY", source=_source(s.treaty), reason="library"))
+    ctx.emit(ev.ItemGained(seat=receiver, item="TREATY", source=_source(s.treaty), reason=reason))
     if s.quill != giver:
         ctx.emit(ev.ItemGained(seat=giver, item="INK QUILL", source=_source(s.quill), reason="gave the TREATY"))
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from domain.everaegis import events as ev
-from domain.everaegis.alliances import war_targets_allowed
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.items import item_label, items_in_play
 from domain.everaegis.mob import choose_between, pick_object, pick_objects, pick_player, roll
-from domain.everaegis.state import Card, GameState
+from domain.everaegis.state import Act, Card, GameState
+from domain.everaegis.war import NO_SOLDIERS
+from domain.everaegis.war_bans import war_targets
 
 # ----- the Action Phase (R173: the action is the number rolled) -----
 
@@ -27,9 +28,8 @@ def _targets(s: GameState, mob: int, action: str) -> dict[str, list[Any]]:
     partner = s.partner(mob)
     others = [r for r in s.remaining() if r not in (mob, partner)]
     if action == "war":
-        can = s.players[mob].soldiers >= 1 and not s.in_effect("no_war")
-        others = [r for r in others if war_targets_allowed(s, mob, r)]  # Alliances: option ally_war (R163)
-        return {"target": others if can else []}  # R77
+        can = s.players[mob].soldiers >= 1
+        return {"target": war_targets(s, mob) if can else []}  # R77; who may be attacked: war_bans
     if action == "temple":
         return {"recipient": [r for r in others if _givable(s, mob, r)]}
     if action == "mason":
@@ -60,44 +60,55 @@ def _card_line(s: GameState) -> list[tuple[int, Card]]:
     return [(p, c) for p in s.in_turn_order(range(s.seats)) for c in s.players[p].cards]
 
 
-def usable(s: GameState, mob: int, action: str) -> bool:
-    """A50 ruling: an action that cannot be used (War without a soldier or a target, Temple with no
-    revealed card to give, Library with nothing to sanction and nobody to give the TREATY) is rolled again.
-    A SANCTIONED action is always used: it runs the SANCTION's text (R109, R110)."""
-    if action in s.players[mob].sanctions:
-        return True
-    targets = _targets(s, mob, action)
-    if action in ("war", "temple", "library"):
-        return any(targets.values())
-    return True
+# A50 ruling: what a mob's action does when it has nothing it could select (it is used all the same)
+NOTHING = {
+    "war": "no player it may go to war with",
+    "temple": "no revealed card it could give",
+    "library": "no action it could SANCTION and nobody it could give the TREATY",
+}
+
+
+def idle(s: GameState, act: Act) -> bool:
+    """A mob's War, Temple or Library declared with nothing it could select (an empty plan): R173 "use the
+    action that corresponds to the number rolled", so it is used, and does nothing (A43, A50 ruling)."""
+    return act.action in NOTHING and not act.plan and not act.sanctioned and s.is_mob(act.declarer)
 
 
 def mob_declare(ctx: Ctx, mob: int) -> None:
-    """R173: the action is the number rolled; its targets by the D8 procedures."""
+    """R173: "roll the D8 and use the action that corresponds to the number rolled", never another: its
+    targets by the D8 procedures. A War with no soldiers is thwarted at once (R75, R80: "If the attacker has
+    0 soldiers, the war is thwarted"), which ends the Action Phase (R73); an action with nothing it could
+    select is used and does nothing (A43, A50 ruling)."""
     s = ctx.state
     me = s.players[mob]
-    while True:
 
-        def outcome(total: int) -> str:
-            action = ACTIONS[total - 1]
-            text = f"action #{total}: {CATALOG.action(action).name}"
-            if action in me.sanctions:
-                return text + " (SANCTIONED)"
-            return text if usable(s, mob, action) else text + ", which cannot be used: roll again"
-
-        action = ACTIONS[roll(ctx, mob, "action", outcome) - 1]
+    def outcome(total: int) -> str:
+        action = ACTIONS[total - 1]
+        text = f"action #{total}: {CATALOG.action(action).name}"
         if action in me.sanctions:
-            ctx.emit(ev.ActionDeclared(seat=mob, action=action, plan={}, claim=None, sanctioned=True))
-            return
-        if usable(s, mob, action):
-            ctx.emit(ev.ActionDeclared(seat=mob, action=action, plan=_plan(ctx, mob, action), claim=None, sanctioned=False))
-            return
+            return text + " (SANCTIONED)"
+        if action == "war" and me.soldiers < 1:
+            return text + ", with no soldiers: the war is thwarted (R80)"
+        if action in NOTHING and not any(_targets(s, mob, action).values()):
+            return text + f", with {NOTHING[action]}: it does nothing (A43)"
+        return text
+
+    action = ACTIONS[roll(ctx, mob, "action", outcome) - 1]
+    if action in me.sanctions:
+        ctx.emit(ev.ActionDeclared(seat=mob, action=action, plan={}, claim=None, sanctioned=True))
+        return
+    ctx.emit(ev.ActionDeclared(seat=mob, action=action, plan=_plan(ctx, mob, action), claim=None, sanctioned=False))
+    if action == "war" and me.soldiers < 1:  # R75: thwarted as it is declared; no player is selected (R45)
+        ctx.emit(ev.ActionThwarted(seat=mob, action=action, reason=NO_SOLDIERS))
 
 
 def _plan(ctx: Ctx, mob: int, action: str) -> dict[str, Any]:
+    """The choices of the rolled ``action``: none (an empty plan) when it has nothing it could select."""
     s = ctx.state
     names = [p.name for p in s.players]
     targets = _targets(s, mob, action)
+    if action in NOTHING and not any(targets.values()):
+        return {}
     if action == "war":
         return {"target": pick_player(ctx, mob, targets["target"], "player selection: war")}
     if action == "temple":

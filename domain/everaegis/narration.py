@@ -202,6 +202,8 @@ def _declared(e: dict[str, Any], who: Callable[[Any], str]) -> str:
         return f"{seat} uses the SANCTIONED {_action(action)}: a card must be discarded"
     if action == "recruit":
         return f"{seat} recruits"
+    if action in ("war", "temple", "library") and not plan and not e.get("claim"):  # a mob's, nothing to select (A50)
+        return f"{seat} uses the {_action(action)}, with nothing it can select"
     if action == "war":
         return f"{seat} declares war on {who(plan.get('target'))}"
     claim = f"{seat} claims the {_action(action)}" if e.get("claim") else f"{seat} uses the {_action(action)}"
@@ -602,6 +604,7 @@ def _kept_soldiers(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 DECISIONS = {  # what a prompt kind asks, as "ran out of time to ..." reads it
     "declare": "declare an action",
     "use_item": "use an item",
+    "end_phase": "use an item or end their End Phase",
     "choose_year": "choose a year to become the deck",
     "setup_reveal": "reveal a card before play",
     "prove": "prove their claim",
@@ -666,6 +669,8 @@ def played_words(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
         return f"take a {cmd.get('item')}"
     if kind == "use_item":
         return f"use the {cmd.get('item')}"
+    if kind == "end_phase":
+        return "go on to the Demise Phase"
     if kind in ("draw_react", "spoils"):
         return str(cmd.get("answer"))
     if kind in ("effect_choice", "effect_order"):

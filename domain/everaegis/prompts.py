@@ -15,6 +15,8 @@ from domain.everaegis.flow import waiting
 from domain.everaegis.state import GameState
 from domain.kernel.prompts import Prompt
 
+_FREE = [kind for kind in DECISIONS if kind.free and kind.offer is not None]  # open at any time (TREATY gifts)
+
 
 def prompts(s: GameState, seat: int | None = None, only: str | None = None, kinds: set[str] | None = None) -> list[Prompt]:
     """Open prompts, for one seat or for all; free prompts (TREATY gifts) come last. ``only``: a declaration
@@ -30,10 +32,10 @@ def prompts(s: GameState, seat: int | None = None, only: str | None = None, kind
             prompt = offer(s, need.seat)
             assert prompt is not None
             out.append(prompt)
-    for kind in DECISIONS:
-        if kind.free and kind.offer is not None and (kinds is None or kind.kind in kinds):
+    for kind in _FREE:
+        if kinds is None or kind.kind in kinds:
             for who in range(s.seats) if seat is None else (seat,):
-                prompt = kind.offer(s, who)
+                prompt = kind.offer(s, who)  # type: ignore[misc]
                 if prompt is not None:
                     out.append(prompt)
     return out

@@ -5,7 +5,6 @@ Rules: R38-R39, R55-R72, A1-A4, A10-A13, A16 and RULINGS "The reaction protocol"
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from domain.everaegis import events as ev
@@ -19,6 +18,7 @@ from domain.everaegis.effects import leader_source
 from domain.everaegis.items import brig_sources, gain_brig_step
 from domain.everaegis.mob import agree, pick_player
 from domain.everaegis.mob import own_card as mob_card
+from domain.everaegis.mob_play import idle
 from domain.everaegis.state import Act, Card, GameState
 from domain.kernel.decisions import DecisionKind
 from domain.kernel.errors import IllegalCommand
@@ -29,6 +29,8 @@ def affected(s: GameState, act: Act) -> set[int]:
     """The players the declared plan would affect (A16 ruling: only they may guard)."""
     plan, d = act.plan, act.declarer
     out: set[int] = set()
+    if idle(s, act):  # a mob's action with nothing it could select affects nobody (A50)
+        return out
     if act.action == "temple":
         owner = s.owner_of(plan["card"])
         out = {plan["recipient"]} | ({owner} if owner is not None else set())
@@ -40,7 +42,9 @@ def affected(s: GameState, act: Act) -> set[int]:
         out = affected_by(s, d, leader_source(s, d, act.action), effect["steps"], plan.get("choices", []))
     elif act.action == "library" and s.players[d].leader is None:
         if "treaty" in plan:
-            out = {plan["treaty"]}
+            # the receiver, and the holder the TREATY would be taken from (R106: players "can guard against
+            # having their possessions taken"); never the declarer's own partner (R107: the options refuse it)
+            out = {plan["treaty"]} | ({s.treaty} if s.treaty is not None else set())
         else:
             out = {t["seat"] for t in plan["sanctions"]}
     out.discard(d)  # R67: a declarer cannot guard their own action
@@ -217,9 +221,12 @@ def _react_prompt(s: GameState, seat: int) -> Prompt:
             label = f"Guard with a {w.claim} claim" if means == "card" else "Guard with the WALL"
             opts.append(Option(label, {**base, "answer": "guard", "means": means}, "guard"))
 
-    @cache
+    worked: list[str] = []
+
     def does() -> str:  # what the claim would do, worked out once for the text and for about
-        return describe_plan(s, act, seat)
+        if not worked:
+            worked.append(describe_plan(s, act, seat))
+        return worked[0]
 
     def text() -> str:
         if w.about != "action":

@@ -22,9 +22,12 @@ def reactions(s: GameState, seat: int) -> list[str]:
 
 
 def users(s: GameState, act: Act) -> list[int]:
-    if act.sanctioned:
+    """Who may answer ``act`` with a reactive item: never the declarer's TREATY partner, since the two "cannot
+    affect each other with any abilities, actions, or consumable items" (R107)."""
+    if act.sanctioned or not s.held:
         return []
-    return [seat for seat in s.remaining() if seat != act.declarer and reactions(s, seat)]
+    partner = s.partner(act.declarer)
+    return [seat for seat in s.remaining() if seat not in (act.declarer, partner) and reactions(s, seat)]
 
 
 def thwart_step(ctx: Ctx) -> bool:

@@ -115,6 +115,10 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
         out["components"] = {
             "source": s.components["source"],
             "plain_estates": sorted(e["name"] for e in s.components["estates"] if e["plain"]),
+            # estate cards that play only the sentences the book prints of them (the rest of the card waits, A54)
+            "partial_estates": sorted(
+                e["name"] for e in s.components["estates"] if not e["plain"] and e["text_known"] != "full"
+            ),
         }
     if s.config.option("rubble_rouser"):
         out["rubble"] = [{"id": c.id, "name": c.name} for c in s.rubble]  # R158: face up, anyone may look through it

@@ -23,11 +23,7 @@ def change_soldiers(ctx: Ctx, seat: int, delta: int, reason: str, *, loss: bool 
 
 def protector(s: GameState, seat: int) -> str | None:
     """The item, if any, by which ``seat`` keeps their soldiers (a ``while held`` condition ``keep_soldiers``)."""
-    for item in s.items_acting(seat, "while held"):
-        effect = (s.item_entry(item) or {})["effect"]
-        if any(step["step"] == "keep_soldiers" for step in effect["steps"]):
-            return item
-    return None
+    return next((item for holder, item, _ in s.holding("keep_soldiers") if holder == seat), None)
 
 
 def casualties(n: int) -> int:

@@ -396,6 +396,8 @@ class GameState:
             and self.partner(claimant) != seat
             and not self.is_mob(seat)  # A50 ruling: a mob never calls
             and not self.is_mob(claimant)  # R43: a mob's action is no claim
+            # the SCALES (p.23): "Makes a player unable to call bluffs and makes others unable to call their bluffs."
+            and not any(holder in (seat, claimant) for holder, _, _ in self.holding("no_calls"))
         )
 
     def partner(self, seat: int) -> int | None:
@@ -489,9 +491,29 @@ class GameState:
         out = []
         for name in sorted({name for name, by in self.held.items() if by.get(seat)}):
             entry = self.item_entry(name)
-            if entry and (entry.get("effect") or {}).get("when") == when and item_class in (None, entry.get("class")):
+            if entry and item_class in (None, entry.get("class")) and self.item_effect(name, when) is not None:
                 out.append(name)
         return out
+
+    def item_effect(self, name: str, when: str) -> dict[str, Any] | None:
+        """The effect of the Classic item ``name`` that acts ``when`` (an item may have several, for several moments)."""
+        from domain.everaegis.vocabulary import effects_of
+
+        return next((e for e in effects_of(self.item_entry(name)) if e.get("when") == when), None)
+
+    def holding(self, condition: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """Who holds an item in constant effect (R102) with this condition: (seat, item, the condition's step),
+        the seats in turn order; eliminated players hold nothing (R123)."""
+        if not self.held:
+            return []
+        out: list[tuple[int, str, dict[str, Any]]] = []
+        for name, by in sorted(self.held.items()):
+            effect = self.item_effect(name, "while held") if any(by.values()) else None
+            for step in effect["steps"] if effect else ():
+                if step["step"] == condition:
+                    out.extend((seat, name, step) for seat, n in by.items() if n > 0 and not self.players[seat].eliminated)
+        order = self.in_turn_order(range(self.seats))
+        return sorted(out, key=lambda h: order.index(h[0]))
 
     def seat_led_by(self, leader: str) -> int | None:
         for p in self.players:

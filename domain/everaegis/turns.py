@@ -37,6 +37,8 @@ def phase_step(ctx: Ctx) -> None:
     assert seat is not None
     t = s.config.thresholds
     phase = s.phase
+    if (s.held or artificers.active(s)) and held_outcomes(ctx):
+        return
     if phase is None:
         if s.players[seat].brigs and s.config.option("brig_skips_turn"):
             # A37 ruling (game option brig_skips_turn): a BRIG holder skips their next turn, then that BRIG is discarded
@@ -70,9 +72,6 @@ def phase_step(ctx: Ctx) -> None:
         if win is not None and len(s.players[seat].unrevealed) >= win:  # R10, R31
             end_game(ctx, "win", [seat], f"{win} or more unrevealed cards in the Conquest Phase (R9a, R31)")
             return
-        if (reason := artificers.wins(s, seat)) is not None:
-            end_game(ctx, "win", [seat], reason)
-            return
         if (reason := alternate_win(s, seat)) is not None:
             end_game(ctx, "win", [seat], reason)
             return
@@ -88,6 +87,39 @@ def phase_step(ctx: Ctx) -> None:
         ctx.emit(ev.TurnBegan(seat=next_seat(s), turn=s.turn + 1))
     else:  # pragma: no cover
         raise AssertionError(phase)
+
+
+def held_outcomes(ctx: Ctx) -> bool:
+    """What holding items decides at once, at the next step of the turn once the action, war or effect that gave
+    the items is over (docs/rulings.md, A33): the BONES eliminate, then the Artificers win. True if the game moved."""
+    s = ctx.state
+    if s.held and item_eliminations(ctx):
+        return True
+    for seat in s.in_turn_order(s.remaining()):  # R172 "When a player has X different types of items, they win"
+        reason = artificers.wins(s, seat)
+        if reason is not None:
+            end_game(ctx, "win", [seat], reason)
+            return True
+    return False
+
+
+def item_eliminations(ctx: Ctx) -> bool:
+    """The BONES (p.22): "When a player has 3 BONES, they are eliminated." An item whose condition names a count
+    eliminates its holder once they hold that many pieces. True if anyone was eliminated."""
+    s = ctx.state
+    doomed_now: list[tuple[int, str]] = []
+    for seat, item, step in s.holding("eliminated_at"):
+        if s.held[item].get(seat, 0) >= step["count"] and not immune(s, seat) and seat not in [d for d, _ in doomed_now]:
+            doomed_now.append((seat, f"holds {step['count']} {item}S: they are eliminated (p.22)"))
+    if not doomed_now:
+        return False
+    for seat, reason in doomed_now:
+        eliminate(ctx, seat, reason)
+    check_last_remaining(ctx)
+    current = s.current
+    if s.status != "finished" and current is not None and s.players[current].eliminated and s.phase not in ("demise", "over"):
+        ctx.emit(ev.TurnEnded(seat=current, turn=s.turn))  # their turn ends at once, as a resignation's does (S2)
+    return True
 
 
 def doomed(s: GameState) -> list[tuple[int, str]]:

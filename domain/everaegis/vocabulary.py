@@ -59,7 +59,26 @@ AMOUNT = ("amount", int, 1, 20)
 CONDITIONS: dict[str, str] = {
     "no_war": "no player can go to war with another (Chapel's narrated effect, R93)",
     "keep_soldiers": "the holder loses no soldiers (a war's casualties, a discard, ...); gifts still go (E19)",
+    "out_of_war": "the holder cannot be in a war with any other player (the TORCH)",
+    "war_only_with_holder": "when players go to war, they must have war with the holder (the TARGET)",
+    "out_of_war_with_leader": "the holder stays out of war with the player the named leader leads (the PENGUIN EFFIGY)",
+    "no_calls": "the holder cannot call bluffs, and nobody can call the holder's bluffs (the SCALES)",
+    "eliminated_at": "a player holding this many pieces of the item is eliminated (the BONES)",
 }
+# the parameters a condition takes, written like a step's (``check_param``); the others take none
+CONDITION_PARAMS: dict[str, tuple[tuple[Any, ...], ...]] = {
+    "out_of_war_with_leader": (("leader", str),),
+    "eliminated_at": (("count", int, 1, 20),),
+}
+
+
+def effects_of(entry: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A component's effects: an item may have several (the PENGUIN EFFIGY acts in the Begin Phase and keeps
+    its holder out of a war), written as a list; one effect is written alone."""
+    effect = (entry or {}).get("effect")
+    if effect is None:
+        return []
+    return effect if isinstance(effect, list) else [effect]
 
 
 class EffectError(ValueError):
@@ -136,8 +155,12 @@ def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = Fa
             name = step.get("step") if isinstance(step, dict) else None
             if name not in CONDITIONS:
                 raise EffectError(f"effect step {i}: unknown condition {name!r}; conditions: {', '.join(CONDITIONS)}")
-            if set(step) != {"step"}:
-                raise EffectError(f"effect step {i}: the condition {name} takes no parameters")
+            params = CONDITION_PARAMS.get(name, ())
+            if set(step) != {"step", *(p[0] for p in params)}:
+                words = ", ".join(p[0] for p in params) or "no parameters"
+                raise EffectError(f"effect step {i}: the condition {name} takes {words}")
+            for spec in params:
+                check_param(f"effect step {i}", step, spec)
         return
     _check_steps(steps, where="effect step")
 

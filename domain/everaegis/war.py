@@ -15,6 +15,7 @@ from domain.kernel.decisions import DecisionKind
 from domain.kernel.prompts import Option, Param, Prompt
 
 WALL_BONUS = 5  # R81: the WALL acts as 5 soldiers for a defender, in the Battle Phase only (A14)
+NO_SOLDIERS = "the attacker has no soldiers (R75)"  # "If the attacker has 0 soldiers, the war is thwarted" (R80)
 
 
 def reveal_choices(s: GameState) -> list[tuple[Card, ...]]:
@@ -37,8 +38,8 @@ def war_step(ctx: Ctx) -> bool:
     if war.stage == "battle":
         att = s.players[a].soldiers
         if att == 0:  # R75, R80
-            ctx.emit(ev.WarThwarted(attacker=a, defender=d, reason="the attacker has no soldiers (R75)"))
-            ctx.emit(ev.ActionThwarted(seat=act.declarer, action="war", reason="the attacker has no soldiers (R75)"))
+            ctx.emit(ev.WarThwarted(attacker=a, defender=d, reason=NO_SOLDIERS))
+            ctx.emit(ev.ActionThwarted(seat=act.declarer, action="war", reason=NO_SOLDIERS))
             return True
         bonus = WALL_BONUS if s.wall == d else 0
         dfn = s.players[d].soldiers + bonus

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations, permutations, product
 from math import comb, perm
 from typing import Any, NamedTuple
@@ -162,8 +162,7 @@ def _multisets(values: list[Any], k: int) -> Iterator[tuple[Any, ...]]:
 ENVELOPE = ("type", "seat", "at")  # fields every command may carry besides its own
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One legal answer, or a family of them: a label for people, a command, and the parameters left to pick.
 
     ``group`` gathers options of one kind (for example every Library plan), so that a bot can choose a kind
@@ -187,19 +186,23 @@ class Option:
 
     def accepts(self, command: dict[str, Any]) -> bool:
         """Is ``command`` one of the commands this option stands for?"""
-        names = {p.name for p in self.params}
-        for name, value in self.command.items():
+        own = self.command
+        for name, value in own.items():
             if name not in command:
                 return False
             given = command[name]
             if given is not value and not _same(given, value):
                 return False
-        for name in command:
-            if name not in self.command and name not in names and name not in ENVELOPE:
-                return False
-        return all(p.name in command and p.accepts(command[p.name]) for p in self.params)
+        params = self.params
+        if len(command) > len(own):  # a field beyond the option's own: only a param's or the envelope's
+            names = {p.name for p in params}
+            for name in command:
+                if name not in own and name not in names and name not in ENVELOPE:
+                    return False
+        return all(p.name in command and p.accepts(command[p.name]) for p in params)
 
-    def count(self) -> int:
+    def size(self) -> int:
+        """How many complete commands this option stands for (a named tuple's ``count`` is taken)."""
         total = 1
         for p in self.params:
             total *= p.count()
@@ -234,8 +237,7 @@ class Option:
         return cls(label, d["command"], d.get("group", ""), params)
 
 
-@dataclass(frozen=True)
-class Prompt:
+class Prompt(NamedTuple):
     """A decision the game waits for: who, what kind, why, the options, and an optional deadline.
 
     ``about``: what the decision is about, in structure (for a reaction: the claim, its action, and what it
@@ -246,7 +248,7 @@ class Prompt:
     seat: int
     kind: str
     words: str | Callable[[], str]
-    options: tuple[Option, ...] = field(default_factory=tuple)
+    options: tuple[Option, ...] = ()
     deadline: float | None = None
     free: bool = False  # True for choices open at any time that do not block the game
     context: dict[str, Any] | Callable[[], dict[str, Any]] | None = None
@@ -260,7 +262,7 @@ class Prompt:
         return self.context() if callable(self.context) else self.context
 
     def accepts(self, command: dict[str, Any]) -> bool:
-        return any(o.accepts(command) for o in self.options)
+        return any(option.accepts(command) for option in self.options)
 
     def commands(self) -> Iterator[dict[str, Any]]:
         """Every complete command of this prompt, lazily."""

@@ -1,0 +1,81 @@
+"""Re-pin the golden digests and re-record the golden games after a change of the rules.
+
+    python -m tests.pin_golden            # re-pin every case, print what changed
+    python -m tests.pin_golden --check    # only say which cases no longer match (exit 1 if any)
+
+A recorded game is kept as long as its commands replay to the same log (bots' choices may change; the rules'
+outcomes may not); one that no longer does is recorded again with today's bots. A refactor must change nothing
+(``--check`` prints nothing and exits 0). A change of the rules re-pins the cases it changes, in a commit that
+says why; the printed list is what that commit message should account for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from domain.kernel.errors import DomainError
+from domain.simulation import game_seed, log_bytes, play_game, simulate
+from tests.test_golden import _replay
+
+HERE = Path(__file__).parent
+DIGESTS = HERE / "golden_digests.json"
+GAMES = HERE / "golden_games.json"
+
+
+def _digest_line(args: dict[str, Any]) -> str:
+    return simulate(games=6, seed="golden", **args).line()
+
+
+def _record(args: dict[str, Any], seed: str) -> dict[str, Any]:
+    record = play_game(seed=seed, **{"variants": "simpleton", "bots": ["random"], **args})
+    return {
+        "seed": seed,
+        "commands": record.commands,
+        "events": len(record.events),
+        "digest": hashlib.sha256(log_bytes(record.events)).hexdigest(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="only report the cases that changed; write nothing")
+    check = parser.parse_args(argv).check
+    digests = json.loads(DIGESTS.read_text())
+    games = json.loads(GAMES.read_text())
+    changed: list[str] = []
+    for name, case in sorted(digests.items()):
+        line = _digest_line(case["args"])
+        if line != case["line"]:
+            changed.append(f"digest {name}: {case['line']} -> {line}")
+            case["line"] = line
+    for name, case in sorted(games.items()):
+        for i, game in enumerate(case["games"]):
+            assert game["seed"] == game_seed("golden", i), f"{name}: unexpected seed {game['seed']}"
+            try:
+                replayed = _replay(case["args"], game["seed"], game["commands"])
+                same = hashlib.sha256(log_bytes(replayed)).hexdigest() == game["digest"]
+            except DomainError as err:  # a recorded command the rules now refuse
+                same, replayed = False, []
+                print(f"game {name} {game['seed']}: refused now: {err}")
+            if not same:  # recorded again with today's bots
+                fresh = _record(case["args"], game["seed"])
+                changed.append(f"game {name} {game['seed']}: {game['events']} events -> {len(replayed)} replayed, re-recorded")
+                case["games"][i] = fresh
+    for line in changed:
+        print(line)
+    if check:
+        return 1 if changed else 0
+    if changed:
+        DIGESTS.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
+        GAMES.write_text(json.dumps(games, sort_keys=True, separators=(",", ":")))
+    print(f"{len(changed)} changed" + ("" if check else "; written"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
