@@ -11,4 +11,4 @@ COPY cli ./cli
 COPY benchmarks ./benchmarks
 RUN pip install --no-cache-dir .
 EXPOSE 8000
-CMD ["gunicorn", "-w", "4", "--threads", "8", "-b", "0.0.0.0:8000", "api.wsgi:app"]
+CMD ["gunicorn", "-w", "4", "-k", "api.workers.Worker", "-b", "0.0.0.0:8000", "--keep-alive", "5", "api.asgi:app"]

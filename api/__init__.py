@@ -6,11 +6,12 @@ from typing import Any
 
 from flask import Flask, Response, current_app, json
 
-from api import games, openapi, players, problems, replays, stream
+from api import games, limits, openapi, players, problems, replays, stream
 from api.schemas import HealthOut
 from projections.reads import ProjectedReads
 from projections.store import make_store
 from projections.worker import Worker
+from service import store_health
 from service.deadlines import DeadlineKeeper
 from service.games import GameService
 from service.replays import Replays
@@ -22,8 +23,9 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     svc = service or GameService(settings or load())
-    views = make_store(svc.settings.redis_url, svc.settings.redis_prefix)
-    worker = Worker(svc.store, views) if svc.settings.projector == "in-process" else None
+    app.config["MAX_CONTENT_LENGTH"] = svc.settings.max_body  # a larger body: 413, read no further
+    views = make_store(svc.settings.redis_url, svc.settings.redis_prefix, svc.settings.cache_views)
+    worker = Worker(svc.store, views, keep=svc.settings.cache_games) if svc.settings.projector == "in-process" else None
     if worker is not None:
         svc.after_save.append(lambda game, deadline: worker.wake.set())
     reads = ProjectedReads(svc, views, worker, wait=svc.settings.view_wait)
@@ -46,6 +48,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.register_blueprint(replays.bp)
     app.register_blueprint(replays.viewer_bp)
     app.register_blueprint(openapi.bp)
+    limits.install(app, svc.settings)  # per-client limits on creating games and taking seats
 
     @app.get("/healthz")
     def healthz() -> Response:
@@ -53,10 +56,18 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
 
     @app.get("/readyz")
     def readyz() -> Response:
+        store = current_app.extensions["aegis"].store
         try:
-            current_app.extensions["aegis"].store.recorder.max_notification_id()
+            store.recorder.max_notification_id()
+            reason = store_health.probe(store.recorder, svc.settings.store_env, svc.settings.min_free_bytes)
         except Exception as err:  # any failure of the store means not ready
             return _json(HealthOut().dump({"status": "unavailable", "store": f"{type(err).__name__}: {err}"}), 503)
+        failure = store.health.failure  # a save failed for such a reason, and none has succeeded since
+        if reason is None and failure is not None:
+            reason = failure[0]
+        if reason is not None:
+            words = f"{store_health.WORDS[reason]}: {store_health.FIX[reason]}"
+            return _json(HealthOut().dump({"status": "unwritable", "store": words}), 503)
         out = {"status": "ready", "store": svc.settings.persistence}
         if svc.settings.redis_url:
             try:

@@ -24,7 +24,11 @@ def service() -> GameService:
 
 def token() -> str | None:
     """The bearer token, if any. A malformed Authorization header is refused, not ignored."""
-    header = request.headers.get("Authorization")
+    return bearer(request.headers.get("Authorization"))
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization`` header's value (None for no header); a malformed one is refused (401)."""
     if header is None:
         return None
     scheme, _, value = header.partition(" ")
@@ -40,13 +44,48 @@ def game_id(raw: str) -> UUID:
         raise NotFound(f"no game {raw!r}") from None
 
 
+MAX_DEPTH = 16  # brackets within brackets a body may nest; no command needs more than 5
+
+
 def body(schema: Schema) -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None and not request.data:
-        data = {}
+    """The request's JSON object, loaded by ``schema``. A body over ``AEGIS_MAX_BODY`` bytes is refused with a 413
+    before it is read in full; one that is not JSON, or nests deeper than ``MAX_DEPTH``, with a 400."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        return schema.load({})
+    if _depth_over(raw, MAX_DEPTH):
+        raise BadRequest(f"the JSON body nests more than {MAX_DEPTH} levels of brackets")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise BadRequest("the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
     return schema.load(data)
+
+
+def _depth_over(raw: bytes, limit: int) -> bool:
+    """Whether the JSON text nests more than ``limit`` brackets deep (brackets inside strings are not counted), found
+    without parsing it: a parser recurses once per level, and a few kilobytes of brackets exhaust its stack."""
+    depth = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
 
 
 def answer(schema: Schema, data: Any, status: int = 200, **headers: str) -> Response:
@@ -55,61 +94,61 @@ def answer(schema: Schema, data: Any, status: int = 200, **headers: str) -> Resp
 
 @bp.post("")
 def create_game() -> Response:
-    spec = body(schemas.CreateGameIn())
+    spec = body(schemas.built(schemas.CreateGameIn))
     gid, host_token, commitment = service().create_game(spec)
     location = url_for("games.view", gid=str(gid))
     created = {"id": str(gid), "host_token": host_token, "commitment": commitment}
-    return answer(schemas.CreatedOut(), created, 201, Location=location)
+    return answer(schemas.built(schemas.CreatedOut), created, 201, Location=location)
 
 
 @bp.get("")
 def list_games() -> Response:
-    query = schemas.GamesQuery().load(request.args.to_dict())
+    query = schemas.built(schemas.GamesQuery).load(request.args.to_dict())
     offset, limit = query.pop("offset"), query.pop("limit")
     rows = current_app.extensions["aegis.reads"].lobby()
     if rows is None:
         raise Unavailable("the game list is projected in Redis, which does not answer; games can still be played")
     games, total = lobby.select(rows, **query, offset=offset, limit=limit, now=service().clock())
-    return answer(schemas.GamesOut(), {"games": games, "total": total, "offset": offset, "limit": limit})
+    return answer(schemas.built(schemas.GamesOut), {"games": games, "total": total, "offset": offset, "limit": limit})
 
 
 @bp.post("/<gid>/seats")
 def take_seat(gid: str) -> Response:
     """A seat for a guest (``name``), a registered player (``Authorization: Bearer <player key>``) or a bot."""
-    data = body(schemas.TakeSeatIn())
+    data = body(schemas.built(schemas.TakeSeatIn))
     player_key = token()
     if player_key is None and data.get("name") is None and data.get("bot") is None:
         raise BadRequest("give a 'name' (or your player key in the Authorization header) or a 'bot'")
     seat, tok = service().take_seat(
         game_id(gid), name=data.get("name"), bot=data.get("bot"), player_key=player_key, entropy=data.get("entropy")
     )
-    return answer(schemas.SeatOut(), {"seat": seat, "token": tok, "bot": data.get("bot")}, 201)
+    return answer(schemas.built(schemas.SeatOut), {"seat": seat, "token": tok, "bot": data.get("bot")}, 201)
 
 
 @bp.post("/<gid>/cancel")
 def cancel(gid: str) -> Response:
     """The host cancels a game that has not started: it leaves the lobby."""
-    body(schemas.EmptyIn())
+    body(schemas.built(schemas.EmptyIn))
     service().cancel(game_id(gid), token())
-    return answer(schemas.CancelledOut(), {"id": gid, "status": "cancelled"})
+    return answer(schemas.built(schemas.CancelledOut), {"id": gid, "status": "cancelled"})
 
 
 @bp.post("/<gid>/start")
 def start(gid: str) -> Response:
-    body(schemas.EmptyIn())
+    body(schemas.built(schemas.EmptyIn))
     seq = service().start(game_id(gid), token())
-    return answer(schemas.StartedOut(), {"id": gid, "status": "active", "seq": seq})
+    return answer(schemas.built(schemas.StartedOut), {"id": gid, "status": "active", "seq": seq})
 
 
 @bp.get("/<gid>/view")
 def view(gid: str) -> Response:
     found, source = current_app.extensions["aegis.reads"].view(game_id(gid), token())
-    return answer(schemas.ViewOut(), found, **{"X-View-Source": source})
+    return answer(schemas.built(schemas.ViewOut), found, **{"X-View-Source": source})
 
 
 @bp.post("/<gid>/commands")
 def command(gid: str) -> Response:
-    data = body(schemas.CommandIn())
+    data = body(schemas.built(schemas.CommandIn))
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= MAX_KEY:
         raise BadRequest(f"an Idempotency-Key has 1 to {MAX_KEY} characters")
@@ -118,12 +157,12 @@ def command(gid: str) -> Response:
         raise Unauthorized("commands need a seat token (Authorization: Bearer <token>)")
     seq, events, replayed = service().submit(game_id(gid), tok, data, key)
     headers = {"Idempotent-Replayed": "true"} if replayed else {}
-    return answer(schemas.CommandOut(), {"seq": seq, "events": events}, 200, **headers)
+    return answer(schemas.built(schemas.CommandOut), {"seq": seq, "events": events}, 200, **headers)
 
 
 @bp.get("/<gid>/events")
 def events(gid: str) -> Response:
-    query = schemas.EventsQuery().load(request.args.to_dict())
+    query = schemas.built(schemas.EventsQuery).load(request.args.to_dict())
     found, seq = service().events(game_id(gid), token(), query["after"], query["limit"])
     next_after = found[-1]["seq"] if found else query["after"]
-    return answer(schemas.EventsOut(), {"seq": seq, "events": found, "next_after": next_after})
+    return answer(schemas.built(schemas.EventsOut), {"seq": seq, "events": found, "next_after": next_after})

@@ -38,14 +38,17 @@ def _json(name: str) -> dict[str, Any]:
 def _problems(*codes: int, store: bool = True) -> dict[str, Any]:
     """The refusals of an operation; ``store``: it reads or writes the event store, so 503 too."""
     text = {
-        400: "malformed body or query",
+        400: "malformed body or query (also a body that is not JSON or nests more than 16 levels)",
+        413: "the body is larger than AEGIS_MAX_BODY bytes",
         401: "missing or unknown token (or stream ticket: malformed, altered, another game's or seat's, expired)",
         403: "not your seat, or not your prompt, or the host token where a seat token is needed",
         404: "no such game",
         409: "stale expected_seq, a conflicting command, not started, already finished, cancelled or expired, "
         "a name already taken",
         422: "illegal by the rules: the problem names the rule and carries your open prompts",
-        503: "the event store (or, for the game list, Redis) does not answer: nothing was changed; try again",
+        503: "the event store (or, for the game list, Redis) does not answer: nothing was changed; try again after "
+        "Retry-After. Without Retry-After the store cannot be written (type /api/problems/store-full or "
+        "store-read-only): retrying will not help until an operator acts",
     }
     out = {
         str(c): {"description": text[c], "content": {"application/problem+json": {"schema": _ref("ProblemOut")}}} for c in codes
@@ -57,6 +60,24 @@ def _problems(*codes: int, store: bool = True) -> dict[str, Any]:
             "content": {"application/problem+json": {"schema": _ref("ProblemOut")}},
         }
     return out
+
+
+def _rate_limited(setting: str) -> dict[str, Any]:
+    """429 of an operation limited per client (api/limits.py); ``setting``: the variable that sets the limit."""
+    return {
+        "429": {
+            "description": f"too many requests of this kind from your address ({setting}): the problem says which "
+            "limit, Retry-After when to try again; nothing was changed",
+            "headers": {
+                "Retry-After": {
+                    "description": "seconds until your address may try again",
+                    "required": True,
+                    "schema": {"type": "integer", "minimum": 1},
+                }
+            },
+            "content": {"application/problem+json": {"schema": _ref("ProblemOut")}},
+        }
+    }
 
 
 def _header(description: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +105,11 @@ PATHS: dict[str, dict[str, Any]] = {
             "operationId": "create_game",
             "summary": "Create a game",
             "requestBody": {"required": True, **_json("CreateGameIn")},
-            "responses": {"201": {"description": "created", "headers": LOCATION, **_json("CreatedOut")}, **_problems(400)},
+            "responses": {
+                "201": {"description": "created", "headers": LOCATION, **_json("CreatedOut")},
+                **_problems(400, 413),
+                **_rate_limited("AEGIS_RATE_CREATE"),
+            },
         },
         "get": {
             "operationId": "list_games",
@@ -103,7 +128,8 @@ PATHS: dict[str, dict[str, Any]] = {
             "requestBody": {"required": False, **_json("TakeSeatIn")},  # a player key alone needs no body
             "responses": {
                 "201": {"description": "your seat and its token", **_json("SeatOut")},
-                **_problems(400, 401, 404, 409),
+                **_problems(400, 413, 401, 404, 409),
+                **_rate_limited("AEGIS_RATE_SEAT"),
             },
         }
     },
@@ -114,7 +140,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "parameters": [GAME_ID],
             "security": BEARER,
             "requestBody": {"required": False, **_json("EmptyIn")},
-            "responses": {"200": {"description": "cancelled", **_json("CancelledOut")}, **_problems(400, 401, 404, 409)},
+            "responses": {"200": {"description": "cancelled", **_json("CancelledOut")}, **_problems(400, 413, 401, 404, 409)},
         }
     },
     "/api/games/{gid}/start": {
@@ -124,7 +150,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "parameters": [GAME_ID],
             "security": BEARER,
             "requestBody": {"required": False, **_json("EmptyIn")},
-            "responses": {"200": {"description": "started", **_json("StartedOut")}, **_problems(400, 401, 403, 404, 409)},
+            "responses": {"200": {"description": "started", **_json("StartedOut")}, **_problems(400, 413, 401, 403, 404, 409)},
         }
     },
     "/api/games/{gid}/view": {
@@ -172,7 +198,7 @@ PATHS: dict[str, dict[str, Any]] = {
                     },
                     **_json("CommandOut"),
                 },
-                **_problems(400, 401, 403, 404, 409, 422),
+                **_problems(400, 413, 401, 403, 404, 409, 422),
             },
         }
     },
@@ -220,7 +246,7 @@ PATHS: dict[str, dict[str, Any]] = {
                     "description": STREAM_FRAMES,
                     "content": {"text/event-stream": {"schema": {"type": "string"}, "example": STREAM_EXAMPLE}},
                 },
-                **_problems(400, 401, 404),
+                **_problems(400, 413, 401, 404),
             },
         }
     },
@@ -305,7 +331,8 @@ PATHS: dict[str, dict[str, Any]] = {
             "requestBody": {"required": True, **_json("RegisterIn")},
             "responses": {
                 "201": {"description": "registered", "headers": LOCATION, **_json("RegisteredOut")},
-                **_problems(400, 409),
+                **_problems(400, 413, 409),
+                **_rate_limited("AEGIS_RATE_REGISTER"),
             },
         },
         "get": {
@@ -355,41 +382,38 @@ PATHS: dict[str, dict[str, Any]] = {
     "/readyz": {
         "get": {
             "operationId": "readyz",
-            "summary": "The event store answers (and Redis, when REDIS_URL is set)",
+            "summary": "The event store answers and can be written (and Redis answers, when REDIS_URL is set)",
             "responses": {
                 "200": {"description": "ready", **_json("HealthOut")},
-                "503": {"description": "the store (or Redis) does not answer", **_json("HealthOut")},
+                "503": {
+                    "description": "the store (or Redis) does not answer (status unavailable, degraded), or the store "
+                    "cannot be written (status unwritable: a full disk, a read-only database)",
+                    **_json("HealthOut"),
+                },
             },
         }
     },
 }
 
 
+_WAR_TARGET = {
+    "name": "target",
+    "min": 1,
+    "max": 1,
+    "distinct": True,
+    "ordered": False,
+    "choices": [{"label": "Bob", "value": 1}, {"label": "Cid", "value": 2}],
+}
+_WAR_OPTION = {
+    "label": "War on …",
+    "command": {"type": "declare", "seat": 0, "action": "war"},
+    "group": "war",
+    "params": [_WAR_TARGET],
+}
 EXAMPLES: dict[str, Any] = {  # from a real game (simpleton, 3 seats; the prompt with 3 of its 9 options)
-    "ChoiceOut": {"label": "Bob", "value": 1},
-    "ParamOut": {
-        "name": "target",
-        "min": 1,
-        "max": 1,
-        "distinct": True,
-        "ordered": False,
-        "choices": [{"label": "Bob", "value": 1}, {"label": "Cid", "value": 2}],
-    },
-    "OptionOut": {
-        "label": "War on …",
-        "command": {"type": "declare", "seat": 0, "action": "war"},
-        "group": "war",
-        "params": [
-            {
-                "name": "target",
-                "min": 1,
-                "max": 1,
-                "distinct": True,
-                "ordered": False,
-                "choices": [{"label": "Bob", "value": 1}, {"label": "Cid", "value": 2}],
-            }
-        ],
-    },
+    "ChoiceOut": _WAR_TARGET["choices"][0],
+    "ParamOut": _WAR_TARGET,
+    "OptionOut": _WAR_OPTION,
     "PromptOut": {
         "seat": 0,
         "kind": "declare",
@@ -404,21 +428,7 @@ EXAMPLES: dict[str, Any] = {  # from a real game (simpleton, 3 seats; the prompt
                 "group": "recruit",
                 "params": [],
             },
-            {
-                "label": "War on …",
-                "command": {"type": "declare", "seat": 0, "action": "war"},
-                "group": "war",
-                "params": [
-                    {
-                        "name": "target",
-                        "min": 1,
-                        "max": 1,
-                        "distinct": True,
-                        "ordered": False,
-                        "choices": [{"label": "Bob", "value": 1}, {"label": "Cid", "value": 2}],
-                    }
-                ],
-            },
+            _WAR_OPTION,
             {
                 "label": "Library: SANCTION …",
                 "command": {"type": "declare", "seat": 0, "action": "library"},

@@ -38,37 +38,37 @@ def _record(name: str) -> dict[str, Any]:
 
 @bp.post("")
 def register() -> Response:
-    data = body(schemas.RegisterIn())
+    data = body(schemas.built(schemas.RegisterIn))
     name, key = service().register_player(data["name"])
     location = url_for("players.player", name=name)
-    return answer(schemas.RegisteredOut(), {"name": name, "key": key}, 201, Location=location)
+    return answer(schemas.built(schemas.RegisteredOut), {"name": name, "key": key}, 201, Location=location)
 
 
 @bp.get("")
 def leaderboard() -> Response:
-    query = schemas.PlayersQuery().load(request.args.to_dict())
+    query = schemas.built(schemas.PlayersQuery).load(request.args.to_dict())
     found = sorted(_reads().players(), key=ORDERS[query["order"]])
     page = found[query["offset"] : query["offset"] + query["limit"]]
-    return answer(schemas.PlayersOut(), {"players": page, "total": len(found), **query})
+    return answer(schemas.built(schemas.PlayersOut), {"players": page, "total": len(found), **query})
 
 
 @bp.get("/<name>")
 def player(name: str) -> Response:
-    return answer(schemas.PlayerOut(), _record(name))
+    return answer(schemas.built(schemas.PlayerOut), _record(name))
 
 
 @bp.get("/<name>/stats")
 def stats(name: str) -> Response:
     record = _record(name)
     counts = {k: record[k] for k in RESULTS} | {k: record["statistics"].get(k, 0) for k in schemas.STATISTICS}
-    return answer(schemas.StatsOut(), {"player": record["name"], **counts})
+    return answer(schemas.built(schemas.StatsOut), {"player": record["name"], **counts})
 
 
 @bp.get("/<name>/games")
 def games(name: str) -> Response:
     """The player's finished games as NDJSON, oldest first: one JSON object a line (as Lichess exports a user's)."""
     record = _record(name)
-    schema = schemas.PlayerGameOut()
+    schema = schemas.built(schemas.PlayerGameOut)
     lines = "".join(json.dumps(schema.dump(g)) + "\n" for g in _reads().player_games(record["name"]))
     headers = {"Content-Disposition": 'attachment; filename="aegis-games.ndjson"'}
     return Response(lines, mimetype="application/x-ndjson", headers=headers)

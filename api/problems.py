@@ -8,9 +8,10 @@ from typing import Any
 from eventsourcing.persistence import PersistenceError
 from flask import Flask, Response, json, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api.schemas import ProblemOut
+from service import store_health
 from service.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -20,13 +21,41 @@ RETRY_AFTER = 1  # seconds (service/postgres.py fails at once for as long after 
 
 
 def problem(status: int, title: str, detail: str, kind: str, **extra: Any) -> Response:
-    body = {"type": f"/api/problems/{kind}", "title": title, "status": status, "detail": detail, "instance": request.path}
+    body = document(status, title, detail, kind, request.path, **extra)
+    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+
+
+def document(status: int, title: str, detail: str, kind: str, instance: str, **extra: Any) -> dict[str, Any]:
+    """The problem+json body (also written outside Flask, by the asynchronous stream route)."""
+    body = {"type": f"/api/problems/{kind}", "title": title, "status": status, "detail": detail, "instance": instance}
     body.update({k: v for k, v in extra.items() if v is not None or k == "rule"})
-    return Response(json.dumps(_SCHEMA.dump(body)), status=status, mimetype=PROBLEM)
+    return _SCHEMA.dump(body)
 
 
-def store_unavailable() -> Response:
-    """503 with ``Retry-After``: the event store does not answer (or did not a moment ago)."""
+def of_error(err: BaseException, instance: str) -> tuple[int, dict[str, Any], dict[str, str]] | None:
+    """Status, problem body and headers for a refusal of the service or an unavailable store, as the Flask
+    handlers below answer them; None for anything else (a bug: answer 500)."""
+    if isinstance(err, ServiceError):
+        extra = dict(err.extra)
+        kind = extra.pop("kind", err.kind)
+        return err.status, document(err.status, err.title, err.detail, kind, instance, **extra), {}
+    if isinstance(err, PersistenceError):
+        reason = store_health.cause(err)
+        if reason is not None:
+            detail = f"{store_health.WORDS[reason]}: nothing was changed; {store_health.FIX[reason]}"
+            return 503, document(503, "Service unavailable", detail, f"store-{reason}", instance), {}
+        detail = "the event store does not answer; nothing was changed, try again"
+        return 503, document(503, "Service unavailable", detail, "unavailable", instance), {"Retry-After": str(RETRY_AFTER)}
+    return None
+
+
+def store_unavailable(err: BaseException | None = None) -> Response:
+    """503: the event store does not answer (or did not a moment ago): try again after ``Retry-After``; or it
+    cannot be written (a full disk, a read-only database), which retrying will not mend: the problem says which."""
+    reason = store_health.cause(err) if err is not None else None
+    if reason is not None:
+        detail = f"{store_health.WORDS[reason]}: nothing was changed; {store_health.FIX[reason]}"
+        return problem(503, "Service unavailable", detail, f"store-{reason}")
     response = problem(
         503, "Service unavailable", "the event store does not answer; nothing was changed, try again", "unavailable"
     )
@@ -50,7 +79,12 @@ def install(app: Flask) -> None:
     @app.errorhandler(PersistenceError)
     def _store_unavailable(err: PersistenceError) -> Response:
         log.warning("event store error on %s %s: %s", request.method, request.path, err)
-        return store_unavailable()
+        return store_unavailable(err)
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(err: RequestEntityTooLarge) -> Response:
+        limit = app.config.get("MAX_CONTENT_LENGTH")
+        return problem(413, "Body too large", f"a request body may hold at most {limit} bytes (AEGIS_MAX_BODY)", "too-large")
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:

@@ -24,31 +24,31 @@ def viewer(gid: str) -> Response:
 
 @bp.get("/<gid>/replay")
 def replay(gid: str) -> Response:
-    query = schemas.ReplayQuery().load(request.args.to_dict())
+    query = schemas.built(schemas.ReplayQuery).load(request.args.to_dict())
     found = current_app.extensions["aegis.replays"].step(game_id(gid), query.get("step"), query.get("as_"), token())
-    return answer(schemas.ReplayOut(), found)
+    return answer(schemas.built(schemas.ReplayOut), found)
 
 
 @bp.get("/<gid>/timeline")
 def timeline(gid: str) -> Response:
-    query = schemas.TimelineQuery().load(request.args.to_dict())
+    query = schemas.built(schemas.TimelineQuery).load(request.args.to_dict())
     found = current_app.extensions["aegis.replays"].timeline(game_id(gid), query.get("as_"), token())
-    return answer(schemas.TimelineOut(), found)
+    return answer(schemas.built(schemas.TimelineOut), found)
 
 
 @bp.get("/<gid>/audit")
 def audit(gid: str) -> Response:
-    query = schemas.AuditQuery().load(request.args.to_dict())
+    query = schemas.built(schemas.AuditQuery).load(request.args.to_dict())
     svc = current_app.extensions["aegis"]
     gid_u = game_id(gid)
     game = svc._read(gid_u, lambda g: g)
     who = current_app.extensions["aegis.replays"].perspective(game, query.get("as_"), token())
-    return answer(schemas.AuditOut(), records.audit(svc, gid_u, query["step"], who))
+    return answer(schemas.built(schemas.AuditOut), records.audit(svc, gid_u, query["step"], who))
 
 
 @bp.get("/<gid>/verify")
 def verify(gid: str) -> Response:
-    return answer(schemas.VerifyOut(), records.verify(current_app.extensions["aegis"], game_id(gid)))
+    return answer(schemas.built(schemas.VerifyOut), records.verify(current_app.extensions["aegis"], game_id(gid)))
 
 
 @bp.get("/<gid>/export")

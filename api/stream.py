@@ -16,80 +16,53 @@ that reconnects later asks for a new ticket and resumes with ``?last_event_id=``
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-from flask import Blueprint, Response, current_app, json, request
+from flask import Blueprint, Response, current_app, request
 
-from api import schemas
-from api.games import answer, body, game_id, token
-from service import streams, tickets
-from service.errors import BadRequest
+from api import schemas, sse
+from api.games import answer, body, token
+from service import tickets
 
 bp = Blueprint("stream", __name__, url_prefix="/api/games")
-BATCH = 500
-TOKEN_IN_URL = (  # .format(game=...)
-    "a token in the URL is written to access logs, so the stream refuses ?token=: send it as "
-    "'Authorization: Bearer <token>', or (from a browser's EventSource, which cannot send headers) get a ticket "
-    "with POST /api/games/{game}/stream-ticket and that header, then open the stream with ?ticket=<ticket>"
-)
-
-
-def _frame(data: Any, *, seq: int | None = None, event: str | None = None) -> str:
-    head = (f"id: {seq}\n" if seq is not None else "") + (f"event: {event}\n" if event else "")
-    return head + f"data: {json.dumps(data)}\n\n"
 
 
 @bp.post("/<gid>/stream-ticket")
 def stream_ticket(gid: str) -> Response:
-    body(schemas.StreamTicketIn())
-    issued = tickets.issue(current_app.extensions["aegis"], game_id(gid), token())
+    body(schemas.built(schemas.StreamTicketIn))
+    issued = tickets.issue(current_app.extensions["aegis"], sse.game_id(gid), token())
     out = {"ticket": issued.text, "seat": issued.seat, "expires_at": issued.expires_at}
-    return answer(schemas.StreamTicketOut(), out, 201, **{"Cache-Control": "no-store"})
+    return answer(schemas.built(schemas.StreamTicketOut), out, 201, **{"Cache-Control": "no-store"})
 
 
 @bp.get("/<gid>/stream")
 def stream(gid: str) -> Response:
-    if "token" in request.args:
-        raise BadRequest(TOKEN_IN_URL.format(game=gid), kind="token-in-url")
-    gid_u = game_id(gid)
-    tok = token()
-    ticket = request.args.get("ticket")
-    raw_last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
-    last: int | None = None
-    if raw_last is not None:
-        if not raw_last.strip().isdigit():
-            raise BadRequest("Last-Event-ID must be a seq (a whole number)")
-        last = int(raw_last)
+    """The stream on this (threaded, WSGI) server: it holds a thread for as long as it runs. ``aegis serve``
+    serves this route asynchronously instead (``api/asgi.py``), with the same frames (``api/sse.py``)."""
+    opened = sse.opening(gid, request.args, request.headers.get("Authorization"), request.headers.get("Last-Event-ID"))
     svc = current_app.extensions["aegis"]
     broker = current_app.extensions["aegis.broker"]
     keepalive = svc.settings.keepalive_seconds
-    svc.finished_at(gid_u)  # an unknown game is a 404 before the stream starts
-    who = streams.reader_of(svc, gid_u, tok, ticket)  # and so is a wrong token or ticket (401)
-    view_schema = schemas.ViewOut()
+    who = sse.reader(svc, opened)
+    gid_u = opened.game
 
     def frames() -> Iterator[str]:
         with broker.listen(str(gid_u)) as listener:  # listen first: nothing saved from now on is missed
-            sent = last
+            sent = opened.last
             if sent is None:
-                view = svc.view_as(gid_u, who)
-                sent = view["seq"]
-                yield _frame(view_schema.dump(view), seq=sent, event="view")
-                if view["status"] == "finished":
-                    yield _frame({"seq": sent}, event="end")
+                first, sent, done = sse.view_frames(svc.view_as(gid_u, who))
+                yield from first
+                if done:
                     return
             while True:
-                events, seq = svc.events_as(gid_u, who, sent, BATCH)
-                for e in events:
-                    yield _frame(e, seq=e["seq"])
-                    sent = e["seq"]
-                ended = svc.finished_at(gid_u)
-                if ended is not None and sent >= ended:
-                    yield _frame({"seq": sent}, event="end")
+                batches, seq, ended = sse.read(svc, gid_u, {who: sent})
+                now = sse.step(sent, batches[who], seq, ended)
+                yield from now.frames
+                sent = now.sent
+                if now.done:
                     return
-                if sent < seq:
+                if now.behind:
                     continue  # more than a batch behind
                 if listener.get(timeout=keepalive) is None:
-                    yield ": keep-alive\n\n"
+                    yield sse.KEEPALIVE
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(frames(), mimetype="text/event-stream", headers=headers)
+    return Response(frames(), mimetype="text/event-stream", headers=sse.HEADERS)

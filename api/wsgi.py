@@ -1,4 +1,6 @@
-"""The WSGI entry point for production servers: ``gunicorn -w 4 --threads 8 'api.wsgi:app'``.
+"""The WSGI entry point: the Flask app alone, on a threaded server (``aegis serve --server wsgi``, or
+``gunicorn -w 4 --threads 8 'api.wsgi:app'``), where every open event stream holds a thread. ``aegis serve`` runs
+``api.asgi:app`` instead, which serves streams without a thread each.
 
 Each worker builds its own app from the environment (see the README for the variables).
 """

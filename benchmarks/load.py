@@ -1,7 +1,8 @@
 """The ``load`` suite: many games at once, played by bots over real HTTP on loopback, against ``aegis serve``
 under gunicorn with several workers, set up as the README says for workers: PostgreSQL, and the views in
 Redis kept by one ``aegis project`` worker (SQLite, or views in each API process, where this machine lacks
-one of them; the result says which).
+one of them; the result says which); then the same load on the embedded defaults a first install uses (a SQLite
+file, the views in each API process), reported beside it (``embedded``).
 
 Every game has its own thread and keep-alive connection (``benchmarks/loadgen.py``). The games are set
 up first, then all of them play at once to the end. Reported: commands and requests per second over the
@@ -67,9 +68,14 @@ def _progress(record: Record, seconds: float) -> None:
     )
 
 
-def _setup(stack: contextlib.ExitStack, tmp: Path) -> tuple[dict[str, str], str, list[int]]:
+def _setup(stack: contextlib.ExitStack, tmp: Path, production: bool = True) -> tuple[dict[str, str], str, list[int]]:
     """The production setup of the README where this machine has it: PostgreSQL, the views in Redis kept by
-    one ``aegis project`` worker. Without PostgreSQL: SQLite; without Redis: views in each API process."""
+    one ``aegis project`` worker. Without PostgreSQL: SQLite; without Redis: views in each API process.
+    ``production`` False: the embedded defaults (a SQLite file, the views in each API process)."""
+    if not production:
+        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp / "load.sqlite")}, (
+            "SQLite (the embedded default), views in each API process"
+        ), []
     try:
         env = stack.enter_context(postgres_schema("aegis_bench_"))
         setup = "PostgreSQL"
@@ -122,11 +128,26 @@ def _summary(runs: list[Load]) -> dict[str, Any]:
 
 
 def load(games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | None = None) -> dict[str, Any]:
+    """The production setup under load (``run``), then the same load on the embedded defaults (``embedded``:
+    SQLite, the store a first install uses)."""
+    result = run(games, seats, workers, plot)
+    print("  load: the same on the embedded defaults (SQLite, views in each API process)", flush=True)
+    embedded = run(games, seats, workers, None, production=False)
+    result["embedded"] = {k: embedded[k] for k in EMBEDDED_KEYS}
+    return result
+
+
+EMBEDDED_KEYS = (
+    "store", "games", "finished", "errors", "play_s", "commands", "commands_per_s", "command_latency", "view_latency"
+)  # fmt: skip
+
+
+def run(games: int, seats: int, workers: int, plot: Path | None, production: bool = True) -> dict[str, Any]:
     """``games`` concurrent games (the load), then ``LIGHT`` games one at a time (no request waits behind
     another: what a request itself costs)."""
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        env, store, helpers = _setup(stack, tmp)
+        env, store, helpers = _setup(stack, tmp, production)
         service = Service({**env, "AEGIS_REACTION_SECONDS": "0"}, tmp / "serve.log", workers=workers, threads=THREADS)
         service.start()
         stack.callback(service.stop)
@@ -225,3 +246,11 @@ def print_load(r: dict[str, Any]) -> None:
         f"  a command's median is {r['command_p50_x_healthz_p50']:.0f}x the baseline's (a lone GET /healthz); "
         f"CPU: server {r['server_cpu_s']:.0f} s, bots {r['bots_cpu_s']:.0f} s (they share the machine's cores)"
     )
+    e = r.get("embedded")
+    if e:
+        ec = e["command_latency"]
+        print(
+            f"  on {e['store']}: {e['finished']} of {e['games']} finished, errors: {e['errors']}, "
+            f"{e['commands_per_s']:.0f} commands/s ({e['commands_per_s'] / r['commands_per_s']:.2f}x the above), "
+            f"POST /commands p50 {ec['p50_ms']:.1f} ms, p99 {ec['p99_ms']:.1f} ms"
+        )

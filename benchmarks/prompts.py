@@ -29,7 +29,7 @@ def prompts(games: int = 3, seats: int = 10) -> dict[str, Any]:
                 view_bytes.append(len(body.encode()))
                 for p in asked:
                     most_options = max(most_options, len(p.options))
-                    most_commands = max(most_commands, sum(o.count() for o in p.options))
+                    most_commands = max(most_commands, sum(o.size() for o in p.options))
             seat = RULESET.awaited(state)[0][0]
             command = bots[seat].choose(RULESET.view(state, seat), RULESET.prompts(state, seat))
             assert command is not None

@@ -104,6 +104,16 @@ def _load(r: dict[str, Any]) -> list[str]:
         f"| GET /healthz, alone (baseline) | {b['n']} | {b['p50_ms']:.1f} | {b['p90_ms']:.1f} | {b['p99_ms']:.1f} "
         f"| {b['max_ms']:.1f} |"
     )
+    e = r.get("embedded")
+    if e:
+        ec, ev = e["command_latency"], e["view_latency"]
+        lines += [
+            "",
+            f"The same load on {e['store']}, the store a first install uses: **{e['finished']}** of {e['games']} games "
+            f"finished, **{e['errors']} errors**, **{e['commands_per_s']:.0f} commands/s** "
+            f"({e['commands_per_s'] / r['commands_per_s']:.2f}x the run above); `POST /commands` p50 {ec['p50_ms']:.1f} ms, "
+            f"p99 {ec['p99_ms']:.1f} ms; `GET /view` p50 {ev['p50_ms']:.1f} ms, p99 {ev['p99_ms']:.1f} ms.",
+        ]
     lines += ["", f"![Latency distribution of the load suite]({PLOT})"]
     return lines
 

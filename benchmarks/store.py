@@ -133,9 +133,10 @@ def _raw(path: Path, batches: list[list[list[dict[str, Any]]]]) -> float:
 
 def _service(env: dict[str, str], games: int, seats: int) -> tuple[float, int, list[list[list[dict[str, Any]]]]]:
     from api import close_app, create_app
+    from benchmarks.harness import UNTHROTTLED
     from service.settings import load
 
-    app = create_app(load(env))
+    app = create_app(load({**UNTHROTTLED, **env}))
     try:
         return _play(app, games, seats, seed=1)
     finally:

@@ -153,7 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="all",
         choices=["all", *SUITES],
         help="all (default); engine (decide+evolve); store (the API on SQLite and PostgreSQL against bare saves); "
-        "load (200 concurrent games over HTTP against gunicorn); projections (lag and rebuild; PostgreSQL and Redis); "
+        "load (200 concurrent games over HTTP against gunicorn, on PostgreSQL then on SQLite); "
+        "projections (lag and rebuild; PostgreSQL and Redis); "
         "seek (replay steps of a long game)",
     )
     bench.add_argument("--games", type=int, default=None, help=SIZE_MEANS)

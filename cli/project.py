@@ -16,7 +16,7 @@ def _parts() -> tuple[Any, Any]:
     from service.settings import load
 
     settings = load()
-    return GameStore(settings), make_store(settings.redis_url, settings.redis_prefix), settings
+    return GameStore(settings), make_store(settings.redis_url, settings.redis_prefix, settings.cache_views), settings
 
 
 def project(args: argparse.Namespace) -> int:
@@ -27,7 +27,7 @@ def project(args: argparse.Namespace) -> int:
         print("aegis project: REDIS_URL is not set; without Redis the projections run inside 'aegis serve'", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    worker = Worker(app, store)
+    worker = Worker(app, store, keep=settings.cache_games)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: (stop.set(), worker.stop()))
     signal.signal(signal.SIGINT, lambda *_: (stop.set(), worker.stop()))

@@ -1,4 +1,7 @@
-"""``aegis serve``: run the service, in-process (Werkzeug, threaded) or under gunicorn with workers."""
+"""``aegis serve``: run the service. By default (``--server asgi``) uvicorn, in-process or as gunicorn's workers
+with ``--workers N``: event streams are served asynchronously (``api/serving.py``) and hold no thread.
+``--server wsgi`` is the former way, kept for comparison and as a fallback: Werkzeug (threaded) in-process or
+gunicorn's threaded workers, where every open stream holds a thread."""
 
 from __future__ import annotations
 
@@ -6,11 +9,18 @@ import argparse
 import sys
 from typing import Any
 
+KEEPALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
+
 
 def run(args: argparse.Namespace) -> int:
     if args.workers < 0:
         print("aegis serve: --workers must be 0 or more", file=sys.stderr)
         return 2
+    if args.threads < 1:
+        print("aegis serve: --threads must be 1 or more", file=sys.stderr)
+        return 2
+    if args.server == "asgi":
+        return _uvicorn(args) if args.workers == 0 else _gunicorn(args, asgi=True)
     if args.workers == 0:
         from api import create_app
 
@@ -19,10 +29,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"aegis: serving on http://{args.host}:{args.port} (store: {settings.persistence})", flush=True)
         app.run(host=args.host, port=args.port, threaded=True, use_reloader=False)
         return 0
-    return _gunicorn(args)
+    return _gunicorn(args, asgi=False)
 
 
-def _gunicorn(args: argparse.Namespace) -> int:
+def _uvicorn(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from api.serving import create_asgi_app
+    from api.workers import GRACE_SECONDS
+
+    app = create_asgi_app(threads=args.threads)
+    settings = app.service.settings
+    print(f"aegis: serving on http://{args.host}:{args.port} (store: {settings.persistence})", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        timeout_keep_alive=KEEPALIVE_SECONDS,
+        timeout_graceful_shutdown=GRACE_SECONDS,
+        lifespan="on",
+    )
+    return 0
+
+
+def _gunicorn(args: argparse.Namespace, *, asgi: bool) -> int:
     from gunicorn.app.base import BaseApplication
 
     class Server(BaseApplication):  # type: ignore[misc]
@@ -30,10 +60,16 @@ def _gunicorn(args: argparse.Namespace) -> int:
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
-            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("worker_class", "api.workers.Worker" if asgi else "gthread")
             self.cfg.set("timeout", 60)
+            if asgi:
+                self.cfg.set("keepalive", KEEPALIVE_SECONDS)
 
         def load(self) -> Any:
+            if asgi:
+                from api.serving import create_asgi_app
+
+                return create_asgi_app(threads=args.threads)
             from api.wsgi import app
 
             return app
@@ -53,5 +89,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--workers", type=int, default=0, help="gunicorn worker processes; 0 (default) serves in-process")
-    p.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (default 8)")
+    p.add_argument("--threads", type=int, default=8, help="threads per process for every route but the stream (default 8)")
+    p.add_argument(
+        "--server",
+        choices=["wsgi", "asgi"],
+        default="asgi",
+        help="asgi (default): uvicorn (gunicorn's uvicorn workers with --workers), streams served asynchronously; "
+        "wsgi: Werkzeug in-process, gunicorn's threads with --workers, a thread held by every open stream",
+    )
     p.set_defaults(run=run)

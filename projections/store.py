@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,8 @@ from eventsourcing.persistence import Tracking, TrackingRecorder
 
 PREFIX = "aegis:"
 HASHES = tuple(PREFIX + name for name in ("lobby", "seats:", "players", "player-games:"))  # keys that hold hashes
+RATE_LIMITS = "ratelimit:"  # under the prefix: the rate limiter's counters (api/limits.py), not views
+PER_GAME = (PREFIX + "view:", PREFIX + "seats:")  # keys of one game's views and seats (then the game id)
 
 
 @dataclass
@@ -28,11 +31,13 @@ class Batch:
     sets: dict[str, str] = field(default_factory=dict)
     hash_sets: dict[str, dict[str, str]] = field(default_factory=dict)
 
+    # values keep their keys' order: a view read from the store must be the same text as one computed from the
+    # events (a reader can then not tell where it came from, which depends on what the cache holds)
     def set(self, key: str, value: Any) -> None:
-        self.sets[key] = json.dumps(value, sort_keys=True)
+        self.sets[key] = json.dumps(value)
 
     def hset(self, key: str, fieldname: str, value: Any) -> None:
-        self.hash_sets.setdefault(key, {})[fieldname] = json.dumps(value, sort_keys=True)
+        self.hash_sets.setdefault(key, {})[fieldname] = json.dumps(value)
 
     def __bool__(self) -> bool:
         return bool(self.sets or self.hash_sets)
@@ -81,10 +86,25 @@ class ViewStore(TrackingRecorder):
         return out
 
 
+def game_of(key: str) -> str | None:
+    """The game a per-game key belongs to (its views, its seats), or None (the lobby, players' records)."""
+    for prefix in PER_GAME:
+        if key.startswith(prefix):
+            return key[len(prefix) :].split(":", 1)[0]
+    return None
+
+
 class MemoryViewStore(ViewStore):
-    def __init__(self) -> None:
+    """The views in the process. With ``max_games``, the views and seats of at most that many games, the least
+    recently written or read forgotten first: a read that finds no view answers from the events
+    (``projections/reads.py``), and the game's next event writes them all again. The lobby rows (one small row per
+    game) and the players' records are kept whole."""
+
+    def __init__(self, max_games: int | None = None) -> None:
         self._values: dict[str, str] = {}
         self._hashes: dict[str, dict[str, str]] = {}
+        self._games: OrderedDict[str, set[str]] = OrderedDict()  # game id -> its keys, least recently used first
+        self.max_games = max_games
         self._position = 0
         self._lock = threading.Lock()
 
@@ -95,30 +115,71 @@ class MemoryViewStore(ViewStore):
             self._values.update(batch.sets)
             for key, fields in batch.hash_sets.items():
                 self._hashes.setdefault(key, {}).update(fields)
+            for key in (*batch.sets, *batch.hash_sets):
+                self._used(key, written=True)
+            self._evict()
             self._position = position
             return True
+
+    def _used(self, key: str, written: bool = False) -> None:
+        """Mark the game of ``key`` most recently used (under ``_lock``)."""
+        gid = game_of(key)
+        if gid is None:
+            return
+        keys = self._games.get(gid)
+        if keys is None:
+            if not written:
+                return
+            keys = self._games[gid] = set()
+        else:
+            self._games.move_to_end(gid)
+        if written:
+            keys.add(key)
+
+    def _evict(self) -> None:
+        while self.max_games is not None and len(self._games) > self.max_games:
+            _, keys = self._games.popitem(last=False)
+            for key in keys:
+                self._values.pop(key, None)
+                self._hashes.pop(key, None)
 
     def max_tracking_id(self, application_name: str) -> int | None:
         return self._position or None
 
     def get(self, key: str) -> Any:
-        raw = self._values.get(key)
+        with self._lock:
+            raw = self._values.get(key)
+            if raw is not None:
+                self._used(key)
         return None if raw is None else json.loads(raw)
 
     def hgetall(self, key: str) -> dict[str, Any]:
-        return {k: json.loads(v) for k, v in self._hashes.get(key, {}).items()}
+        with self._lock:
+            found = dict(self._hashes.get(key, {}))
+            if found:
+                self._used(key)
+        return {k: json.loads(v) for k, v in found.items()}
 
     def hget(self, key: str, fieldname: str) -> Any:
-        raw = self._hashes.get(key, {}).get(fieldname)
+        with self._lock:
+            raw = self._hashes.get(key, {}).get(fieldname)
+            if raw is not None:
+                self._used(key)
         return None if raw is None else json.loads(raw)
 
     def keys(self) -> list[str]:
-        return [*self._values, *self._hashes]
+        with self._lock:
+            return [*self._values, *self._hashes]
+
+    def games(self) -> int:
+        """How many games' views are kept."""
+        return len(self._games)
 
     def clear(self) -> None:
         with self._lock:
             self._values.clear()
             self._hashes.clear()
+            self._games.clear()
             self._position = 0
 
 
@@ -176,11 +237,16 @@ class RedisViewStore(ViewStore):
         raw = self.redis.hget(self._key(key), fieldname)
         return None if raw is None else json.loads(raw)
 
+    def _scan(self) -> list[str]:
+        """Every key of the views (the rate limiter's counters share the prefix and are left alone)."""
+        counters = self.prefix + RATE_LIMITS
+        return [k for k in self.redis.scan_iter(match=self.prefix + "*", count=1000) if not k.startswith(counters)]
+
     def keys(self) -> list[str]:
-        return [PREFIX + k[len(self.prefix) :] for k in self.redis.scan_iter(match=self.prefix + "*", count=1000)]
+        return [PREFIX + k[len(self.prefix) :] for k in self._scan()]
 
     def clear(self) -> None:
-        keys = list(self.redis.scan_iter(match=self.prefix + "*", count=1000))
+        keys = self._scan()
         for i in range(0, len(keys), 500):
             self.redis.delete(*keys[i : i + 500])
 
@@ -188,5 +254,7 @@ class RedisViewStore(ViewStore):
         return bool(self.redis.ping())
 
 
-def make_store(redis_url: str | None, prefix: str = PREFIX) -> ViewStore:
-    return RedisViewStore(redis_url, prefix) if redis_url else MemoryViewStore()
+def make_store(redis_url: str | None, prefix: str = PREFIX, max_games: int | None = None) -> ViewStore:
+    """Redis when ``redis_url`` is set, else the process's memory, keeping the views of ``max_games`` games
+    (``AEGIS_CACHE_VIEWS``; None: every game's)."""
+    return RedisViewStore(redis_url, prefix) if redis_url else MemoryViewStore(max_games)

@@ -22,12 +22,15 @@ from projections import players
 from projections.store import PREFIX, Batch, ViewStore
 from service import names
 from service.aggregate import Game
+from service.bounded import LRU
 from service.players import Player
 from service.rulesets import ruleset_named
 from service.views import seats_of, summary_of, view_of
 
 LOBBY = PREFIX + "lobby"
 PLAYERS = PREFIX + "players"  # name key -> the player's record
+KEEP_GAMES = 500  # games the projector keeps folded (``Settings.cache_games``)
+OVER = ("finished", "cancelled", "expired")  # a game in one of these statuses has no more events
 
 
 def view_key(game_id: str, who: int | str) -> str:
@@ -45,10 +48,12 @@ def player_games_key(key: str) -> str:
 
 
 class Projector:
-    def __init__(self, app: Application, store: ViewStore):
+    def __init__(self, app: Application, store: ViewStore, keep: int = KEEP_GAMES):
         self.app = app
         self.store = store  # read for the player records a batch changes
-        self.games: dict[UUID, Game] = {}
+        # the games folded so far, at most ``keep`` (AEGIS_CACHE_GAMES), and none that is over: a game not here is
+        # loaded from the store at the version before its next event
+        self.games: LRU[UUID, Game] = LRU(keep)
 
     def forget(self) -> None:
         self.games.clear()
@@ -77,8 +82,8 @@ class Projector:
                 self._finished(batch, records, game, event.timestamp.timestamp())
         for gid, game in touched.items():
             self._views(batch, game)
-            if game.status == "finished":
-                self.games.pop(gid, None)  # its views are final
+            if game.status in OVER:
+                self.games.pop(gid)  # its views are final
         return batch
 
     def _finished(self, batch: Batch, records: dict[str, dict[str, Any]], game: Game, at: float) -> None:

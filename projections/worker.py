@@ -21,17 +21,17 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import Notification
 
 from projections.store import ViewStore
-from projections.views import Projector
+from projections.views import KEEP_GAMES, Projector
 
 log = logging.getLogger(__name__)
 BATCH = 500
 
 
 class Worker:
-    def __init__(self, app: Application, store: ViewStore, *, poll: float = 0.05):
+    def __init__(self, app: Application, store: ViewStore, *, poll: float = 0.05, keep: int = KEEP_GAMES):
         self.app = app
         self.store = store
-        self.projector = Projector(app, store)
+        self.projector = Projector(app, store, keep)  # ``keep``: games kept folded (AEGIS_CACHE_GAMES)
         self.poll = poll
         self.wake = threading.Event()
         self.stopping = threading.Event()

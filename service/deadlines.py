@@ -17,6 +17,7 @@ import threading
 from typing import Any
 from uuid import UUID
 
+from service.bounded import LRU
 from service.broker import Notice
 from service.errors import ServiceError
 from service.games import GameService
@@ -24,14 +25,20 @@ from service.games import GameService
 log = logging.getLogger(__name__)
 RETRY = 1.0  # seconds before trying again a game whose deadline could not be enforced (the store away)
 LISTEN = 0.25  # seconds between looks at the stop flag while listening
+RECENT = 4096  # games whose latest notice seq is remembered (at least; or AEGIS_CACHE_GAMES)
+COMPACT_SLACK = 64  # stale heap entries tolerated beyond one per live deadline
 
 
 class DeadlineKeeper:
     def __init__(self, service: GameService):
         self.service = service
-        self._heap: list[tuple[float, str]] = []
-        self._due: dict[str, float] = {}  # game -> its next deadline as last heard
-        self._seq: dict[str, int] = {}  # game -> the seq of the notice that said so
+        self._heap: list[tuple[float, str]] = []  # (deadline, game); an entry no longer in ``_due`` is stale
+        self._due: dict[str, float] = {}  # game -> its next deadline as last heard (only games that have one)
+        # game -> the seq of the latest notice heard, to ignore an older one arriving late (another process's,
+        # through Redis): for every game in ``_due``, and for the most recent others (games over, or waiting for
+        # no clock), so nothing is kept per game ever seen; a late notice about a forgotten game costs one look
+        self._seq: dict[str, int] = {}
+        self._recent: LRU[str, int] = LRU(max(RECENT, service.settings.cache_games))
         self._wake = threading.Condition()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -42,24 +49,45 @@ class DeadlineKeeper:
 
     def heard(self, notice: Notice) -> None:
         """A game moved on: its next deadline is ``notice.deadline`` (unless a later notice already spoke)."""
+        gid = notice.game_id
         with self._wake:
-            if notice.seq < self._seq.get(notice.game_id, -1):
+            known = self._seq.get(gid)
+            if known is None:
+                known = self._recent.get(gid)
+            if known is not None and (notice.seq < known or (notice.seq == known and self._due.get(gid) == notice.deadline)):
+                return  # older than what we know, or the same notice again (heard directly and through the broker)
+            if notice.deadline is None:  # the game is over, or waits for nobody's clock
+                self._forget(gid, notice.seq)
                 return
-            self._seq[notice.game_id] = notice.seq
-            if notice.deadline is None:
-                self._due.pop(notice.game_id, None)
-                return
-            self._due[notice.game_id] = notice.deadline
-            heapq.heappush(self._heap, (notice.deadline, notice.game_id))
-            self._wake.notify()
+            self._recent.pop(gid)
+            self._seq[gid] = notice.seq
+            self._due[gid] = notice.deadline
+            self._push(notice.deadline, gid)
+
+    def _forget(self, game_id: str, seq: int | None) -> None:
+        """The game has no deadline now: keep only its seq, among the recent (under ``_wake``)."""
+        self._due.pop(game_id, None)
+        known = self._seq.pop(game_id, None)
+        seq = known if seq is None else seq
+        if seq is not None:
+            self._recent[game_id] = seq
+
+    def _push(self, at: float, game_id: str) -> None:
+        """Add a deadline to the heap (under ``_wake``). Replaced deadlines stay in the heap until they come up, so
+        when they outnumber the live ones the heap is rebuilt from ``_due``: at most about two entries per game
+        that has a deadline."""
+        heapq.heappush(self._heap, (at, game_id))
+        if len(self._heap) > 2 * len(self._due) + COMPACT_SLACK:
+            self._heap = [(due, gid) for gid, due in self._due.items()]
+            heapq.heapify(self._heap)
+        self._wake.notify()
 
     def schedule(self, game_id: UUID | str, at: float) -> None:
         """Act on ``game_id`` at ``at`` whatever notices said (recovery, a retry)."""
         with self._wake:
             gid = str(game_id)
             self._due[gid] = min(at, self._due.get(gid, at))
-            heapq.heappush(self._heap, (self._due[gid], gid))
-            self._wake.notify()
+            self._push(self._due[gid], gid)
 
     def start(self) -> DeadlineKeeper:
         if not self._threads:
@@ -112,7 +140,7 @@ class DeadlineKeeper:
                     heapq.heappop(self._heap)  # an older deadline of a game that has a newer one
                 if self._heap and self._heap[0][0] <= now:
                     _, game_id = heapq.heappop(self._heap)
-                    self._due.pop(game_id, None)
+                    self._forget(game_id, None)
                     return game_id
                 timeout = 5.0 if not self._heap else min(5.0, max(0.0, self._heap[0][0] - now))
                 self._wake.wait(timeout=timeout)

@@ -16,24 +16,26 @@ import hashlib
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from domain.bots import BOTS, make_bot
 from domain.kernel.errors import DomainError, MalformedCommand
 from domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
 from service import names, tokens
 from service.aggregate import Game
+from service.bounded import LRU
 from service.broker import make_broker
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
 from service.players import Registry, is_player_key
 from service.postgres import creating
 from service.rulesets import ruleset_named
 from service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
+from service.store_health import WriteHealth
 from service.views import view_of
 
 T = TypeVar("T")
@@ -57,8 +59,18 @@ class GameStore(Application):
 
     def __init__(self, settings: Settings):
         self.snapshotting_intervals = {Game: settings.snapshot_interval}  # type: ignore[misc]
+        self.health = WriteHealth()  # a save that failed because the store cannot be written (store_health)
         with creating(settings.store_env):  # processes starting together create the tables one at a time
             super().__init__(env={**settings.store_env, "IS_SNAPSHOTTING_ENABLED": "y"})
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        try:
+            recordings = super().save(*objs, **kwargs)
+        except PersistenceError as err:
+            self.health.failed(err)
+            raise
+        self.health.saved()
+        return recordings
 
 
 class GameService:
@@ -75,9 +87,11 @@ class GameService:
         self.players = Registry(self.store)
         self.clock = clock
         self.entropy = entropy
-        self._locks: dict[UUID, threading.Lock] = {}
+        # the lock of each game in use now, with how many threads hold it or wait for it (dropped at 0: no entry
+        # per game ever touched); and the seq this process last saved of recent open games (a race hint, see submit)
+        self._locks: dict[UUID, tuple[threading.Lock, int]] = {}
         self._locks_lock = threading.Lock()
-        self._known_seq: dict[UUID, int] = {}
+        self._known_seq: LRU[UUID, int] = LRU(self.settings.cache_games)
         self.broker = make_broker(self.settings.redis_url)
         # told of every save with the game's next deadline (``deadline_in``): the notices, the deadline keeper, projections
         self.after_save: list[Callable[[Game, float | None], None]] = [self._publish]
@@ -87,12 +101,22 @@ class GameService:
 
     # ----- the pipeline -----
 
-    def _lock(self, game_id: UUID) -> threading.Lock:
+    @contextlib.contextmanager
+    def _lock(self, game_id: UUID) -> Iterator[None]:
+        """Hold the game's lock; the lock exists while some thread holds it or waits for it."""
         with self._locks_lock:
-            lock = self._locks.get(game_id)
-            if lock is None:
-                lock = self._locks[game_id] = threading.Lock()
-            return lock
+            lock, users = self._locks.get(game_id) or (threading.Lock(), 0)
+            self._locks[game_id] = (lock, users + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._locks_lock:
+                users = self._locks[game_id][1] - 1
+                if users:
+                    self._locks[game_id] = (lock, users)
+                else:
+                    del self._locks[game_id]
 
     def _load(self, game_id: UUID) -> Game:
         try:
@@ -130,7 +154,10 @@ class GameService:
         raise Conflict(f"game {game_id} is too busy: {SAVE_ATTEMPTS} attempts to save lost a race; try again")
 
     def _saved(self, game: Game) -> None:
-        self._known_seq[game.id] = game.seq
+        if game.status in ("lobby", "active"):
+            self._known_seq[game.id] = game.seq
+        else:
+            self._known_seq.pop(game.id)
         deadline = self.deadline_in(game)
         for hook in self.after_save:
             hook(game, deadline)
@@ -316,7 +343,7 @@ class GameService:
         self, game_id: UUID, token: str | None, body: dict[str, Any], idempotency_key: str | None = None
     ) -> tuple[int, list[dict[str, Any]], bool]:
         """Apply a seat's command. Returns (seq, the new events as that seat sees them, replayed)."""
-        arrival = self._known_seq.get(game_id)
+        arrival = self._known_seq.get(game_id)  # None: not saved here lately (then only a lost save is a race)
         body = dict(body)
         expected = body.pop("expected_seq", None)
         if "at" in body:

@@ -22,6 +22,10 @@ from service.postgres import FACTORY_TOPIC  # the library's PostgreSQL factory, 
 SQLITE = "eventsourcing.sqlite"
 MIN_CLOCK, MAX_CLOCK = 1.0, 7 * 86400.0  # a decision clock's range in seconds (0: no clock)
 POSTGRES = "eventsourcing.postgres"
+# per client (remote address), in Flask-Limiter's notation; api/limits.py applies them. A person creates a game every
+# few minutes and takes a seat in it; 120 a minute (and 600 seats: 60 full 10-seat tables) leaves room for a whole
+# classroom behind one address, while a flood (20,000 games in 115 s) is cut to 2 games a second
+RATE_CREATE, RATE_SEAT, RATE_REGISTER = "120/minute", "600/minute", "30/minute"
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,13 @@ class Settings:
     catalog: ClassicCatalog | None = None  # AEGIS_CATALOG: Classic texts from the physical game (None: shipped)
     turn_seconds: float = 120.0  # AEGIS_TURN_SECONDS: default decision clock of new games (0: none)
     lobby_ttl: float = 86400.0  # AEGIS_LOBBY_TTL: a game not started this many seconds after its creation expires
+    max_body: int = 65536  # AEGIS_MAX_BODY: bytes a request body may hold (a larger one gets a 413)
+    min_free_bytes: int = 64 * 2**20  # AEGIS_MIN_FREE_MB: free disk beside a SQLite store below which /readyz says full
+    rate_create: str | None = RATE_CREATE  # AEGIS_RATE_CREATE: games one client may create (None: no limit)
+    rate_seat: str | None = RATE_SEAT  # AEGIS_RATE_SEAT: seats (bots too) one client may take (None: no limit)
+    rate_register: str | None = RATE_REGISTER  # AEGIS_RATE_REGISTER: player names one client may register
+    cache_games: int = 500  # AEGIS_CACHE_GAMES: games kept folded in memory (the aggregate cache, the projector's)
+    cache_views: int = 500  # AEGIS_CACHE_VIEWS: games whose views the in-process view store keeps (no REDIS_URL)
 
     @property
     def persistence(self) -> str:
@@ -62,7 +73,8 @@ def _number(env: Mapping[str, str], name: str, default: float, low: float) -> fl
 def load(env: Mapping[str, str] | None = None) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = dict(os.environ if env is None else env)
-    store = {k: v for k, v in env.items() if k.startswith(("PERSISTENCE_MODULE", "SQLITE_", "POSTGRES_", "AGGREGATE_CACHE"))}
+    library = ("PERSISTENCE_MODULE", "SQLITE_", "POSTGRES_", "AGGREGATE_CACHE", "CREATE_TABLE")  # the library's own settings
+    store = {k: v for k, v in env.items() if k.startswith(library)}
     store.setdefault("PERSISTENCE_MODULE", SQLITE)
     if store["PERSISTENCE_MODULE"] in ("sqlite", "eventsourcing.sqlite"):
         store["PERSISTENCE_MODULE"] = SQLITE
@@ -86,7 +98,9 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         raise MalformedCommand(
             f"PERSISTENCE_MODULE {store['PERSISTENCE_MODULE']!r} is not supported; use {SQLITE}, {POSTGRES} or eventsourcing.popo"
         )
-    store.setdefault("AGGREGATE_CACHE_MAXSIZE", env.get("AEGIS_CACHE_GAMES", "500"))
+    cache_name = "AGGREGATE_CACHE_MAXSIZE" if store.get("AGGREGATE_CACHE_MAXSIZE") else "AEGIS_CACHE_GAMES"
+    cache_games = int(_number(env, cache_name, 500, 1))  # at least 1: the library takes 0 for a cache without any bound
+    store["AGGREGATE_CACHE_MAXSIZE"] = str(cache_games)
     store["DEEPCOPY_FROM_AGGREGATE_CACHE"] = "n"  # games are only touched under their lock (see application.py)
     return Settings(
         store_env=store,
@@ -101,7 +115,35 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         catalog=read_catalog(env["AEGIS_CATALOG"]) if env.get("AEGIS_CATALOG") else None,
         turn_seconds=_seconds(env, "AEGIS_TURN_SECONDS", 120.0),
         lobby_ttl=_number(env, "AEGIS_LOBBY_TTL", 86400.0, 1),
+        max_body=int(_number(env, "AEGIS_MAX_BODY", 65536, 1024)),
+        min_free_bytes=int(_number(env, "AEGIS_MIN_FREE_MB", 64, 0) * 2**20),
+        rate_create=_rate(env, "AEGIS_RATE_CREATE", RATE_CREATE),
+        rate_seat=_rate(env, "AEGIS_RATE_SEAT", RATE_SEAT),
+        rate_register=_rate(env, "AEGIS_RATE_REGISTER", RATE_REGISTER),
+        cache_games=cache_games,
+        cache_views=int(_number(env, "AEGIS_CACHE_VIEWS", 500, 1)),
     )
+
+
+def _rate(env: Mapping[str, str], name: str, default: str) -> str | None:
+    """A rate limit in Flask-Limiter's notation ("120/minute", several joined by ';': "120/minute;2000/day"), or
+    "off" / "0": no limit (None)."""
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip()
+    if value.lower() in ("off", "0"):
+        return None
+    from limits import parse_many  # Flask-Limiter's own parser: what it accepts, no more
+
+    hint = f"environment variable {name} must be a rate such as '{default}' (several joined by ';') or 'off', not {raw!r}"
+    try:
+        parsed = parse_many(value)
+    except ValueError:
+        raise MalformedCommand(hint) from None
+    if not parsed or any(item.amount < 1 for item in parsed):
+        raise MalformedCommand(hint + " (a rate of 0 requests would refuse every one: say 'off' for no limit)")
+    return value
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:

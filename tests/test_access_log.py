@@ -1,10 +1,11 @@
 """No token reaches a server's log: the real server, as a process, plays a game whose seat streams with a
-ticket, then its whole output (stdout and stderr: Werkzeug's access log, gunicorn's error log and, when
-turned on, its access log) is searched for every token and every token's hash.
+ticket, then its whole output (stdout and stderr: uvicorn's or Werkzeug's access log, gunicorn's error log and,
+when turned on, its access log) is searched for every token and every token's hash.
 
-- ``aegis serve``: in-process, Werkzeug writes each request line, query string included, to stderr.
+- ``aegis serve``: in-process, uvicorn writes each request line, query string included, to stdout.
 - ``aegis serve --workers 1``: gunicorn as we configure it (``cli/serve.py``) writes no access log.
 - the README's equivalent gunicorn line with ``--access-logfile -``: an access log of every request line.
+- ``aegis serve --server wsgi``: in-process, Werkzeug writes each request line to stderr.
 
 Where an access log is written, the test also finds the stream's own request line with its ``?ticket=``
 in it: query strings are logged, so a ``?token=`` would have been."""
@@ -12,8 +13,6 @@ in it: query strings are logged, so a ``?token=`` would have been."""
 from __future__ import annotations
 
 import hashlib
-import json
-import subprocess
 import sys
 import time
 import urllib.request
@@ -24,49 +23,28 @@ from typing import Any
 import pytest
 
 from tests.api_client import command_of
-from tests.test_serve import aegis, clean_env, free_port
+from tests.test_serve import aegis, clean_env, free_port, running
 from tests.test_stream import _call, sse
 
 SERVERS = {
-    "werkzeug": lambda port: aegis("serve", "--port", str(port)),
+    "in-process": lambda port: aegis("serve", "--port", str(port)),
     "aegis-gunicorn": lambda port: aegis("serve", "--port", str(port), "--workers", "1"),
     "gunicorn-access-log": lambda port: [
-        *(sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "8", "-k", "gthread"),
-        *("-b", f"127.0.0.1:{port}", "--access-logfile", "-", "api.wsgi:app"),
+        *(sys.executable, "-m", "gunicorn", "-w", "1", "-k", "api.workers.Worker"),
+        *("-b", f"127.0.0.1:{port}", "--access-logfile", "-", "api.asgi:app"),
     ],
+    "werkzeug": lambda port: aegis("serve", "--port", str(port), "--server", "wsgi"),
 }
-WRITES_ACCESS_LOG = {"werkzeug": True, "aegis-gunicorn": False, "gunicorn-access-log": True}
+WRITES_ACCESS_LOG = {"in-process": True, "aegis-gunicorn": False, "gunicorn-access-log": True, "werkzeug": True}
 
 
 @pytest.fixture(params=sorted(SERVERS))
 def server(request, tmp_path) -> Iterator[tuple[str, str, Path]]:
     port = free_port()
     log_path = tmp_path / "server.log"
-    with log_path.open("w") as log:
-        proc = subprocess.Popen(
-            SERVERS[request.param](port),
-            cwd=tmp_path,
-            env={**clean_env(), "AEGIS_SSE_KEEPALIVE": "1"},
-            stdout=log,
-            stderr=log,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/readyz", timeout=1) as r:
-                    if json.loads(r.read())["status"] == "ready":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"{request.param} did not become ready: {log_path.read_text()}")
-            time.sleep(0.05)
+    env = {**clean_env(), "AEGIS_SSE_KEEPALIVE": "1"}
+    with running(SERVERS[request.param](port), port, tmp_path, log_path, env) as url:
         yield request.param, url, log_path
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def _frames_through(frames: Iterator[dict[str, Any]], seq: int) -> list[dict[str, Any]]:

@@ -157,3 +157,23 @@ def test_mob_seats_are_filled_by_the_server_and_never_prompted(sqlite_app):
     assert problem["rule"] == "R173"
     first_mob = api.create(seats=3, mobs=[0, 2])["id"]  # a mob in seat 0 is seated at creation
     assert [s["name"] for s in api.view(first_mob)["seats"]] == ["Mob 0"]
+
+
+def test_r53_r69_the_treaty_holder_is_asked_to_guard_a_library_that_would_take_it(sqlite_app):
+    """R53, R106, R69 over HTTP: Fred holds the TREATY (Jeff gave it) and the WALL; Sally's Library would give it
+    to Peter. Fred's react prompt names him among the affected and offers the WALL; guarded, the TREATY stays."""
+    api = Api(sqlite_app.test_client())
+    setup = {"deck": ["Temple"], "hands": {"0": ["Library"]}, "wall": 1, "treaty": {"holder": 1, "giver": 2}, "first_player": 0}
+    gid, tokens = api.people(["Sally", "Fred", "Jeff", "Peter"], setup=setup, reaction_seconds=0)
+    r = api.post(gid, tokens["Sally"], {"type": "declare", "action": "library", "treaty": 3})
+    assert r.status_code == 200, r.get_json()
+    (prompt,) = [p for p in api.view(gid, tokens["Fred"])["prompts"] if p["kind"] == "react"]
+    assert prompt["about"]["affects"] == [1, 3] and "taken from you" in prompt["about"]["does"]
+    wall = next(o["command"] for o in prompt["options"] if o["command"].get("means") == "wall")
+    assert api.post(gid, tokens["Fred"], wall).status_code == 200
+    for name in ("Jeff", "Peter"):
+        react = next(p for p in api.view(gid, tokens[name])["prompts"] if p["kind"] == "react")
+        passing = next(o["command"] for o in react["options"] if o["command"]["answer"] == "pass")
+        assert api.post(gid, tokens[name], passing).status_code == 200
+    players = api.view(gid, tokens["Sally"])["table"]["players"]
+    assert players[1]["items"] == ["WALL", "TREATY"] and players[2]["items"] == ["INK QUILL"] and players[3]["items"] == []

@@ -12,10 +12,16 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 
+from benchmarks.harness import UNTHROTTLED
 from tests.conftest import make_app
 
 _TMP = tempfile.mkdtemp(prefix="aegis-schemathesis-")
-APP = make_app({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{_TMP}/api.sqlite", "AEGIS_DATA_DIR": _TMP})
+# one app for every case, all from one address: schemathesis sends hundreds of games to create, far beyond the default
+# rate limit, so the limit is set above that explicitly (tests/test_rate_limits.py checks the 429 against the document)
+APP = make_app(
+    {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{_TMP}/api.sqlite", "AEGIS_DATA_DIR": _TMP},
+    **UNTHROTTLED,
+)
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", APP)
 CHECKS = [
     checks.not_a_server_error,

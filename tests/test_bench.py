@@ -35,6 +35,8 @@ def test_store_and_load_suites_measure_against_their_baselines_and_write_the_pag
     assert loaded["command_latency"]["n"] == loaded["commands"] > 0
     assert loaded["command_latency"]["p50_ms"] <= loaded["command_latency"]["p99_ms"] <= loaded["command_latency"]["max_ms"]
     assert loaded["store"].startswith("PostgreSQL") and loaded["baseline_healthz_latency"]["n"] == 500
+    embedded = loaded["embedded"]  # the same load on the embedded default store
+    assert embedded["store"].startswith("SQLite") and embedded["errors"] == 0 and embedded["finished"] == 4
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     results = {

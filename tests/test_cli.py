@@ -122,3 +122,20 @@ def test_play_auto_fills_every_parameter_within_its_bounds():
                 picked = command[p["name"]] if p["max"] > 1 else [command[p["name"]]]
                 assert p["min"] <= len(picked) <= p["max"] and all(v in values for v in picked)
                 assert len({str(v) for v in picked}) == len(picked)
+
+
+def test_play_menu_offers_every_open_decision_of_the_seat_at_once():
+    """aegis play, R103: the End Phase asks two things at once (go on, or use the HAMMER); the menu lists both, and
+    a single open decision is shown as it is."""
+    from tests.test_card_effects import hammer_table, recruit_until
+
+    t = hammer_table(holder=3)
+    recruit_until(t, 3)
+    t.declare(3, "recruit")
+    prompts = [p.to_dict() for p in t.prompts(3) if not p.free]
+    menu = play.together(prompts)
+    assert [o["command"]["type"] for o in menu["options"]] == ["end_phase", "use_item"]
+    out = io.StringIO()
+    assert play._menu(menu, out, io.StringIO("1\n")) == {"type": "use_item", "seat": 3, "item": "HAMMER"}
+    assert "[0] Go on to the Demise Phase" in out.getvalue() and "[1] Use the HAMMER" in out.getvalue()
+    assert play.together(prompts[:1]) is prompts[0]

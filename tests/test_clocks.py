@@ -158,6 +158,35 @@ def test_acting_ends_a_run_of_timeouts_and_zero_never_abandons(manual):
     assert counts[:4] == [1, 2, 3, 4] and not _events(api, never, "SeatAbandoned"), counts
 
 
+def test_r103_a_timed_out_end_phase_with_a_consumable_goes_on_and_keeps_the_item(manual):
+    """S3 on the End Phase's decision (R103): the clock covers both of its prompts; the service's bot decides."""
+    api, clock, act = manual
+    setup = {
+        "deck": ["Barracks", "Mason", "Library", "Temple"],
+        "hands": {"0": ["Temple"]},
+        "first_player": 0,
+        "items": {"1": ["HAMMER"]},
+    }
+    spec = {"variant": "classic", "selection": "simpleton", "options": {"plain_unknown": 1}, "setup": setup}
+    gid, tokens = _people(api, ["Ann", "Bob", "Cid"], turn_seconds=5, reaction_seconds=5, **spec)
+    assert api.post(gid, tokens[0], {"type": "declare", "action": "recruit"}).status_code == 200
+    assert api.post(gid, tokens[1], {"type": "declare", "action": "recruit"}).status_code == 200
+    bob = api.view(gid, tokens[1])
+    assert bob["clocks"] == [{"seat": 1, "deadline": clock.now + 5}]
+    assert [(p["kind"], p["deadline"]) for p in bob["prompts"] if not p["free"]] == [
+        ("end_phase", clock.now + 5),
+        ("use_item", clock.now + 5),
+    ]
+    clock.now += 6
+    act(gid)
+    timed_out = _events(api, gid, "DecisionTimedOut", tokens[1])
+    assert [(e["seat"], e["kind"], e["played"]) for e in timed_out] == [(1, "end_phase", {"type": "end_phase", "seat": 1})]
+    table = api.view(gid)["table"]
+    assert table["current"] == 2 and table["players"][1]["items"] == ["HAMMER"]
+    timeline = [e["text"] for e in api.c.get(f"/api/games/{gid}/timeline").get_json()["events"]]
+    assert any("Bob ran out of time to use an item or end their End Phase" in t for t in timeline)
+
+
 def test_no_clock_without_turn_seconds(manual):
     api, clock, act = manual
     gid, tokens = _people(api, ["Ann", "Bob", "Cid"], turn_seconds=0, reaction_seconds=0)
@@ -258,14 +287,15 @@ def _closed_on_time(api: Api, windows: list[tuple[str, float]], slack: float = 3
     """Every window closes by its deadline, at or after it and within ``slack`` seconds."""
     pending = dict(windows)
     while pending:
-        now = time.time()
         for gid, due in list(pending.items()):
+            before = time.time()  # the window was still open or closed already at this moment...
             closed = _events(api, gid, "ReactionWindowClosed")
+            after = time.time()  # ...and closed, if it is, by this one
             if closed:
-                assert closed[0]["by"] == "deadline" and now >= due, (gid, now, due)
+                assert closed[0]["by"] == "deadline" and after >= due, (gid, after, due)
                 del pending[gid]
             else:
-                assert now <= due + slack, f"game {gid}: its window is still open {now - due:.1f} s past its deadline"
+                assert before <= due + slack, f"game {gid}: its window is still open {before - due:.1f} s past its deadline"
         time.sleep(0.05)
 
 

@@ -57,9 +57,12 @@ def test_the_api_is_scalable_and_shares_one_environment_with_the_worker():
 
 def test_the_commands_exist():
     api, worker = COMPOSE["services"]["api"], COMPOSE["services"]["worker"]
-    assert api["command"][-1] == "api.wsgi:app"
-    spec = importlib.util.find_spec("api.wsgi")  # found without importing it (importing builds an app)
-    assert spec is not None and "app = create_app()" in Path(spec.origin).read_text()
+    assert api["command"][-1] == "api.asgi:app"  # what aegis serve --workers N runs: streams hold no thread
+    spec = importlib.util.find_spec("api.asgi")  # found without importing it (importing builds an app)
+    assert spec is not None and "app = create_asgi_app()" in Path(spec.origin).read_text()
+    worker_class = api["command"][api["command"].index("-k") + 1]
+    module, _, name = worker_class.rpartition(".")
+    assert hasattr(importlib.import_module(module), name)
 
     assert worker["command"] == ["aegis", "project"]
     subcommands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
@@ -71,7 +74,7 @@ def test_the_dockerfile_installs_every_package():
     assert re.search(r"^FROM python:3\.11", text, re.M)
     for package in ("domain", "service", "api", "projections", "replay", "cli"):
         assert f"COPY {package} ./{package}" in text
-    assert "pip install" in text and "api.wsgi:app" in text
+    assert "pip install" in text and "api.asgi:app" in text and "api.workers.Worker" in text
 
 
 def test_every_environment_variable_the_service_reads_is_documented():

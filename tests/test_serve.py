@@ -1,8 +1,9 @@
-"""``aegis serve`` runs the service with embedded defaults (a SQLite file under ./var/), in-process or
-under gunicorn workers, and ``aegis play`` plays a whole game against bots through it."""
+"""``aegis serve`` runs the service with embedded defaults (a SQLite file under ./var/), in-process (uvicorn) or
+under gunicorn's uvicorn workers, and ``aegis play`` plays a whole game against bots through it."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,31 +35,40 @@ def clean_env() -> dict[str, str]:
     return env
 
 
+@contextlib.contextmanager
+def running(
+    command: list[str], port: int, cwd: Path, log_path: Path, env: dict[str, str] | None = None, stop_seconds: float = 30
+) -> Iterator[str]:
+    """A server started with ``command`` (listening on ``port``), once its /readyz says ready (within 60 s; else the
+    test fails with the server's log). Yields its URL; afterwards it must stop within ``stop_seconds`` of SIGTERM."""
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(command, cwd=cwd, env=env or clean_env(), stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(url + "/readyz", timeout=2) as r:
+                if json.loads(r.read())["status"] == "ready":
+                    break
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{' '.join(command[2:])} did not become ready: {log_path.read_text()}")
+            time.sleep(0.05)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=stop_seconds)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            pytest.fail(f"the server did not stop within {stop_seconds:g} s of SIGTERM: " + log_path.read_text()[-3000:])
+
+
 @pytest.fixture(params=[0, 2], ids=["in-process", "gunicorn-2-workers"])
 def server(request, tmp_path):
     port = free_port()
-    log = (tmp_path / "serve.log").open("w")
-    proc = subprocess.Popen(
-        aegis("serve", "--port", str(port), "--workers", str(request.param)),
-        cwd=tmp_path,
-        env=clean_env(),
-        stdout=log,
-        stderr=log,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            with urllib.request.urlopen(url + "/readyz", timeout=1) as r:
-                if json.loads(r.read())["status"] == "ready":
-                    break
-        except OSError:
-            time.sleep(0.05)
-    else:
-        proc.kill()
-        pytest.fail("the server did not become ready: " + (tmp_path / "serve.log").read_text())
-    yield url, tmp_path
-    proc.terminate()
-    proc.wait(timeout=10)
+    command = aegis("serve", "--port", str(port), "--workers", str(request.param))
+    with running(command, port, tmp_path, tmp_path / "serve.log", stop_seconds=10) as url:
+        yield url, tmp_path
 
 
 def test_serve_then_play_a_whole_game_against_bots(server):

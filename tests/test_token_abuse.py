@@ -5,20 +5,34 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from typing import Any
 from uuid import UUID
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.harness import UNTHROTTLED
 from tests.api_client import Api, command_of
+from tests.conftest import close_app, make_app
 
 SEED = "do-not-leak-this-seed-7f3a9c"
 
 
+@pytest.fixture
+def many_games_app(sqlite_env) -> Iterator[Any]:
+    """One app for every example hypothesis plays (and replays while shrinking a failure), each creating a game from
+    one address: the rate limit is set above that explicitly, so that a failure is reported as itself, not as a 429."""
+    app = make_app(sqlite_env, **UNTHROTTLED)
+    yield app
+    close_app(app)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(guess=st.one_of(st.text(min_size=1, max_size=80), st.from_regex(r"(seat|host)_[A-Za-z0-9_-]{1,60}", fullmatch=True)))
-def test_a_guessed_token_never_opens_a_seat_or_starts_a_game(sqlite_app, guess):
-    api = Api(sqlite_app.test_client())
+def test_a_guessed_token_never_opens_a_seat_or_starts_a_game(many_games_app, guess):
+    api = Api(many_games_app.test_client())
     created = api.create(seats=3, reaction_seconds=0)
     gid = created["id"]
     seat = api.seat(gid, name="Ann")

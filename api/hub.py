@@ -1,0 +1,183 @@
+"""The streams of one server process, held without a thread each (``api/asgi.py`` serves them).
+
+One thread per process hears every game's notices (``broker.listen_all()``: with ``REDIS_URL`` one pattern
+subscription to every game's channel, else the in-process broker) and hands them to the event loop. Each game
+with open streams here has a ``Feed``: a notice wakes its streams, and the streams that then ask for new events
+share one read of the game (one lock, one load: ``service.streams.read_new``), redacted and written as frames
+once per perspective. Store reads are blocking: they run on a small pool of threads of their own, so that a
+thousand streams opening at once wait for each other, never for the threads that answer commands.
+
+A notice carries no event, so a lost or repeated one can delay an event but never skip or double it: after
+every keep-alive a stream reads the store again, as the threaded route does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+from uuid import UUID
+
+from api import sse
+from domain.kernel.redaction import Perspective
+from service.games import GameService
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+READERS = 4  # threads that read the store for the streams of one process
+Read = tuple[sse.Frames, int, int | None]
+
+
+class Feed:
+    """One game's streams in this process: the latest seq heard, and the read they share."""
+
+    def __init__(self) -> None:
+        self.streams = 0
+        self.heard = 0  # the latest seq a notice announced
+        self.changed = asyncio.Event()  # set (and replaced) by every notice
+        self._pending: dict[Perspective, int] = {}  # for the next read: each perspective's earliest seq sent
+        self._waiters: dict[Perspective, asyncio.Future[Read]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def hear(self, seq: int) -> None:
+        self.heard = max(self.heard, seq)
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
+
+    async def read(self, hub: Hub, game: UUID, who: Perspective, after: int) -> Read:
+        """New events for ``who`` after ``after``, from the next read of the game, shared with every stream of it
+        that asks before that read starts (each perspective from the earliest seq any of its streams sent)."""
+        self._pending[who] = min(after, self._pending.get(who, after))
+        waiter = self._waiters.get(who)
+        if waiter is None:
+            waiter = self._waiters[who] = asyncio.get_running_loop().create_future()
+            waiter.add_done_callback(_retrieve)
+        if self._task is None:
+            self._task = asyncio.create_task(self._reads(hub, game))
+        return await asyncio.shield(waiter)  # a stream that goes away does not cancel the others' read
+
+    async def _reads(self, hub: Hub, game: UUID) -> None:
+        try:
+            while self._pending:
+                wanted, waiters = self._pending, self._waiters
+                self._pending, self._waiters = {}, {}
+                try:
+                    result = await hub.run(sse.read, hub.service, game, wanted)
+                except Exception as err:  # the store failed: each stream ends (its client resumes with Last-Event-ID)
+                    for waiter in waiters.values():
+                        if not waiter.done():
+                            waiter.set_exception(err)
+                    continue
+                hub.reads += 1
+                for waiter in waiters.values():
+                    if not waiter.done():
+                        waiter.set_result(result)
+        finally:
+            self._task = None
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()  # retrieved: a read failure that no stream waits for any more is not logged as lost
+
+
+class Hub:
+    def __init__(self, service: GameService, *, readers: int = READERS):
+        self.service = service
+        self.broker = service.broker
+        self.keepalive = service.settings.keepalive_seconds
+        self.executor = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="stream-read")
+        self.feeds: dict[str, Feed] = {}
+        self.reads = 0  # shared reads of the store done for streams
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._listening = threading.Event()
+        self._stop = threading.Event()
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (a blocking store read) on the stream readers' threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    async def start(self) -> None:
+        """Listen to every game's notices (once per process); returns once listening."""
+        if self._thread is None:
+            self._loop = asyncio.get_running_loop()
+            self._thread = threading.Thread(target=self._listen, name="stream-notices", daemon=True)
+            self._thread.start()
+        if not self._listening.is_set():
+            await self.run(self._listening.wait, 10.0)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def _listen(self) -> None:
+        loop = self._loop
+        assert loop is not None
+        while not self._stop.is_set():
+            try:
+                with self.broker.listen_all() as listener:
+                    self._listening.set()
+                    while not self._stop.is_set():
+                        notices = listener.get(timeout=1.0)
+                        if notices:
+                            loop.call_soon_threadsafe(self._deliver, [(n.game_id, n.seq) for n in notices])
+            except RuntimeError:  # the event loop is closed: the server is gone
+                return
+            except Exception:  # the listeners outlive Redis outages; anything else: log, wait, listen again
+                log.exception("listening to notices failed; listening again")
+                self._listening.set()
+                time.sleep(1.0)
+
+    def _deliver(self, notices: list[tuple[str, int]]) -> None:
+        for game, seq in notices:
+            feed = self.feeds.get(game)
+            if feed is not None:
+                feed.hear(seq)
+
+    async def frames(self, opened: sse.Opening, who: Perspective) -> AsyncIterator[str]:
+        """The stream of ``who`` (already authenticated by ``sse.reader``), frame by frame, until the game ends."""
+        await self.start()
+        game = opened.game
+        key = str(game)
+        feed = self.feeds.get(key)
+        if feed is None:
+            feed = self.feeds[key] = Feed()
+        feed.streams += 1  # listening before the view is read: nothing saved from now on is missed
+        try:
+            sent = opened.last
+            if sent is None:
+                first, sent, done = sse.view_frames(await self.run(self.service.view_as, game, who))
+                for text in first:
+                    yield text
+                if done:
+                    return
+            while True:
+                changed = feed.changed  # taken before the read: a notice heard meanwhile wakes the stream after it
+                batches, seq, ended = await feed.read(self, game, who, sent)
+                now = sse.step(sent, batches[who], seq, ended)
+                for text in now.frames:
+                    yield text
+                sent = now.sent
+                if now.done:
+                    return
+                if now.behind:
+                    continue  # more than a batch behind
+                deadline = time.monotonic() + self.keepalive
+                while True:  # until a notice of something not sent yet, or the keep-alive
+                    try:
+                        await asyncio.wait_for(changed.wait(), max(0.0, deadline - time.monotonic()))
+                    except TimeoutError:
+                        yield sse.KEEPALIVE  # and read again: a lost notice delays an event by a keep-alive at most
+                        break
+                    if feed.heard > sent:
+                        break
+                    changed = feed.changed
+        finally:
+            feed.streams -= 1
+            if feed.streams == 0 and self.feeds.get(key) is feed:
+                del self.feeds[key]

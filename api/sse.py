@@ -1,0 +1,122 @@
+"""The frames of ``GET /api/games/{id}/stream``, whichever server holds the stream: the Flask route
+(``api/stream.py``: the test client, a plain WSGI server) and the asynchronous one (``api/asgi.py``: what
+``aegis serve`` runs). Both parse the request with ``opening``, settle the reader with ``reader``, send
+``view_frames`` first (unless resuming) and then, after every read of new events, what ``step`` says.
+
+The contract: first the reader's view (``event: view``, ``id: <seq>``), then every new event as that reader may
+see it (``id: <seq>``), keep-alive comments while nothing happens, ``event: end`` once the game is over;
+``Last-Event-ID`` (or ``?last_event_id=``) resumes after that seq with no view, no gap and no duplicate.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from flask.json.provider import DefaultJSONProvider
+
+from api import schemas
+from api.games import bearer, game_id
+from domain.kernel.redaction import Perspective
+from service import streams
+from service.errors import BadRequest
+from service.games import GameService
+
+BATCH = 500  # events per read: a reader further behind gets them in several reads, at once
+KEEPALIVE = ": keep-alive\n\n"
+MEDIA_TYPE = "text/event-stream; charset=utf-8"
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+TOKEN_IN_URL = (  # .format(game=...)
+    "a token in the URL is written to access logs, so the stream refuses ?token=: send it as "
+    "'Authorization: Bearer <token>', or (from a browser's EventSource, which cannot send headers) get a ticket "
+    "with POST /api/games/{game}/stream-ticket and that header, then open the stream with ?ticket=<ticket>"
+)
+_VIEW = schemas.built(schemas.ViewOut)
+
+
+def dumps(data: Any) -> str:
+    """JSON as the Flask app writes it (its encoder for dates and UUIDs; keys in their order)."""
+    return json.dumps(data, default=DefaultJSONProvider.default)
+
+
+def frame(data: Any, *, seq: int | None = None, event: str | None = None) -> str:
+    head = (f"id: {seq}\n" if seq is not None else "") + (f"event: {event}\n" if event else "")
+    return head + f"data: {dumps(data)}\n\n"
+
+
+@dataclass(frozen=True)
+class Opening:
+    game: UUID
+    token: str | None
+    ticket: str | None
+    last: int | None  # resume after this seq (no view), or None: start with the view
+
+
+def opening(gid: str, args: Mapping[str, str], authorization: str | None, last_event_id: str | None) -> Opening:
+    """What a stream request asks for; refused (400, 401, 404) before anything is read."""
+    if "token" in args:
+        raise BadRequest(TOKEN_IN_URL.format(game=gid), kind="token-in-url")
+    gid_u = game_id(gid)
+    tok = bearer(authorization)
+    raw_last = last_event_id or args.get("last_event_id")
+    last: int | None = None
+    if raw_last is not None:
+        if not raw_last.strip().isdigit():
+            raise BadRequest("Last-Event-ID must be a seq (a whole number)")
+        last = int(raw_last)
+    return Opening(gid_u, tok, args.get("ticket"), last)
+
+
+def reader(service: GameService, opened: Opening) -> Perspective:
+    """The stream's reader (reads the store): an unknown game is a 404, a wrong token or ticket a 401."""
+    service.finished_at(opened.game)
+    return streams.reader_of(service, opened.game, opened.token, opened.ticket)
+
+
+def view_frames(view: dict[str, Any]) -> tuple[list[str], int, bool]:
+    """The first frames (the view, and the end if the game is over), the seq sent, and whether that is all."""
+    sent = view["seq"]
+    out = [frame(_VIEW.dump(view), seq=sent, event="view")]
+    if view["status"] == "finished":
+        out.append(frame({"seq": sent}, event="end"))
+        return out, sent, True
+    return out, sent, False
+
+
+def event_frames(events: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """Events (redacted for one perspective) as (seq, frame): written once, sent to every stream of that reader."""
+    return [(e["seq"], frame(e, seq=e["seq"])) for e in events]
+
+
+@dataclass(frozen=True)
+class Step:
+    frames: list[str]
+    sent: int
+    done: bool  # the game is over and its end was sent
+    behind: bool  # more events are stored than were read: read again at once
+
+
+def step(sent: int, batch: list[tuple[int, str]], game_seq: int, ended: int | None) -> Step:
+    """What a stream that has sent up to ``sent`` sends after a read: the batch's events after ``sent`` (a batch
+    shared by several streams may start earlier), then the end once the game's last event is sent."""
+    out = []
+    for seq, text in batch:
+        if seq == sent + 1:
+            out.append(text)
+            sent = seq
+    if ended is not None and sent >= ended:
+        out.append(frame({"seq": sent}, event="end"))
+        return Step(out, sent, True, False)
+    return Step(out, sent, False, sent < game_seq)
+
+
+Frames = dict[Perspective, list[tuple[int, str]]]
+
+
+def read(service: GameService, game: UUID, wanted: Mapping[Perspective, int]) -> tuple[Frames, int, int | None]:
+    """New events for each reader from one read of the game (``service.streams.read_new``), as frames."""
+    events, seq, ended = streams.read_new(service, game, wanted, BATCH)
+    return {who: event_frames(evs) for who, evs in events.items()}, seq, ended
