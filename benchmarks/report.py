@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from benchmarks.footprint import table
 from benchmarks.run import RESULTS, SUITES
 
 PLOT = "load-latency.png"
@@ -164,6 +165,7 @@ SECTIONS = {
     "load": ("Load: concurrent games over HTTP against gunicorn", _load),
     "projections": ("Lag: saved event to Redis view and to another process's SSE stream", _projections),
     "seek": ("Replay: seeking in a long game, against refolding", _seek),
+    "footprint": ("Footprint: one game in memory and in its snapshots, by its length", lambda r: table(r).split("\n")),
 }
 
 

@@ -146,11 +146,11 @@ def print_engine(result: dict[str, Any]) -> None:
         )
 
 
-SUITES = ("engine", "prompts", "store", "load", "projections", "seek")
-DEFAULT_SIZE = {"engine": 40, "prompts": 3, "store": 10, "load": 200, "projections": 1000, "seek": 1}
+SUITES = ("engine", "prompts", "store", "load", "projections", "seek", "footprint")
+DEFAULT_SIZE = {"engine": 40, "prompts": 3, "store": 10, "load": 200, "projections": 1000, "seek": 1, "footprint": 430}
 SIZE_MEANS = (
-    "games (engine 40, prompts 3 of 10 seats, store 10, load 200 concurrent), events for projections (1000); "
-    "seek ignores it"
+    "games (engine 40, prompts 3 of 10 seats, store 10, load 200 concurrent), events for projections (1000), "
+    "the least events of the footprint's game (430); seek ignores it"
 )
 
 
@@ -177,6 +177,10 @@ def run_suite(suite: str, size: int, stamp: str) -> dict[str, Any]:
         from benchmarks.seek import print_seek, seek
 
         result, printer = seek(), print_seek
+    elif suite == "footprint":
+        from benchmarks.footprint import run, table
+
+        result, printer = run(size), lambda r: print(table(r))
     else:
         from benchmarks.projections import print_projections, projections
 

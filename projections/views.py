@@ -96,7 +96,8 @@ class Projector:
                 if found is not None:
                     records[key] = found
         rules = ruleset_named(game.ruleset)
-        summary = rules.summarize(rules.make_config(game.config), [event_from_dict(e) for e in game.log])
+        log = self.app.payloads(game, 1, game.seq)  # type: ignore[attr-defined]
+        summary = rules.summarize(rules.make_config(game.config), [event_from_dict(e) for e in log])
         variant = "+".join(game.spec.get("variants", []))
         row = {"id": str(game.id), "ruleset": game.ruleset, "variant": variant, "rigged": game.rigged, "finished_at": at}
         for key, listed in players.finish(records, row, summary, seats).items():

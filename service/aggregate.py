@@ -7,7 +7,11 @@ event class of the same name (``service.aggregate:Game.CardDrawn``, ``Game.Bluff
 ``CommandAccepted`` (who sent what, when, under which idempotency key), so an auditor reading the
 store sees the command next to its consequences.
 
-The ruleset state is derived: it is folded from the payloads and kept out of snapshots.
+The ruleset state is folded from the payloads as they are applied. The game does not hold its whole log: it
+keeps the last ``RECENT`` payloads (what streams and players ask for) and, for every ruleset event, the
+aggregate version it was stored at, so the service reads any other range from the store. A snapshot holds the
+ruleset's state as data (``Ruleset.encode_state``), not the log, so its size does not grow with the game's length
+(``GameSnapshot``).
 
 The game's lifecycle is recorded by service events too: ``Finished`` once the ruleset says the game is over,
 ``Cancelled`` when its host cancels it or it expires in the lobby. Decision clocks are derived from the
@@ -17,6 +21,8 @@ recorded command times (see ``settle_clock``), so they survive a restart without
 from __future__ import annotations
 
 import dataclasses
+from array import array
+from collections import deque
 from typing import Any
 
 from eventsourcing.domain import Aggregate, Snapshot
@@ -25,7 +31,8 @@ from domain.kernel.events import Event, event_class, event_from_dict
 from domain.kernel.rng import commitment_of, mix_seed
 from service.rulesets import EVENT_TYPES, ruleset_named
 
-TRANSIENT = ("_game_state",)  # rebuilt by folding the log; never stored in a snapshot
+TRANSIENT = ("_game_state", "_recent")  # the state is stored encoded (``GameSnapshot``); recent payloads not at all
+RECENT = 48  # ruleset payloads a game keeps in memory, the latest (older ones are read from the store)
 
 
 class Game(Aggregate):
@@ -68,6 +75,8 @@ class Game(Aggregate):
 
         def apply(self, aggregate: Game) -> None:
             aggregate.config = self.config
+            rules = ruleset_named(aggregate.ruleset)
+            aggregate.__dict__["_game_state"] = rules.fold(rules.make_config(self.config), ())
             aggregate.started_at = self.at
             aggregate.clock_change = {"at": self.at, "by": None}
 
@@ -114,7 +123,7 @@ class Game(Aggregate):
         payload: dict[str, Any]
 
         def apply(self, aggregate: Game) -> None:
-            aggregate.record(self.payload)
+            aggregate.record(self.payload, self.originator_version)
 
     def __init__(
         self,
@@ -140,7 +149,8 @@ class Game(Aggregate):
         self.seats: list[dict[str, Any]] = []
         self.config: dict[str, Any] | None = None
         self.started_at: float | None = None
-        self.log: list[dict[str, Any]] = []
+        self.seq = 0  # the number of ruleset events recorded
+        self.versions = array("L")  # the aggregate version of each ruleset event, by seq - 1 (0: not known)
         self.idempotency: dict[str, dict[str, Any]] = {}  # request -> the command and the seqs it caused
         self.current_request: str | None = None
         self.finished_seq: int | None = None  # the seq at which the game ended
@@ -158,18 +168,15 @@ class Game(Aggregate):
         """The ruleset state after the whole log (``None`` in the lobby)."""
         if self.config is None:
             return None
-        cached = self.__dict__.get("_game_state")
-        if cached is None or cached.seq != len(self.log):
-            rules = ruleset_named(self.ruleset)
-            cached = rules.fold(rules.make_config(self.config), (event_from_dict(e) for e in self.log))
-            self.__dict__["_game_state"] = cached
-        return cached
+        return self.__dict__["_game_state"]
 
-    def record(self, payload: dict[str, Any]) -> None:
+    def record(self, payload: dict[str, Any], version: int) -> None:
         rules = ruleset_named(self.ruleset)
-        state = self.state  # folded before the new event joins the log
-        self.log.append(payload)
+        state = self.state
         rules.apply(state, event_from_dict(payload))
+        self.seq = payload["seq"]
+        self.versions.append(version)
+        self._recent_payloads().append(payload)
         if self.current_request in self.idempotency:
             self.idempotency[self.current_request]["last_seq"] = payload["seq"]
         if self.finished_seq is None and rules.is_finished(state):
@@ -223,9 +230,28 @@ class Game(Aggregate):
         self.settle_clock()
         return {int(seat): since + seconds for seat, since in self.clocks.items()}
 
-    @property
-    def seq(self) -> int:
-        return len(self.log)
+    def _recent_payloads(self) -> deque[dict[str, Any]]:
+        recent = self.__dict__.get("_recent")
+        if recent is None:
+            recent = self.__dict__["_recent"] = deque(maxlen=RECENT)
+        return recent
+
+    def held_payloads(self, first: int, last: int) -> list[dict[str, Any]] | None:
+        """The ruleset events ``first``..``last`` (seqs) if the game holds them all in memory, else None."""
+        recent = self._recent_payloads()
+        if last < first:
+            return []
+        if not recent or recent[0]["seq"] > first or last > self.seq:
+            return None
+        start = first - recent[0]["seq"]
+        return [recent[i] for i in range(start, start + last - first + 1)]
+
+    def version_range(self, first: int, last: int) -> tuple[int | None, int]:
+        """(gt, lte): the aggregate versions between which the ruleset events ``first``..``last`` are stored (gt None:
+        from the start, for games whose versions are not known: snapshots taken before versions were kept)."""
+        low = self.versions[first - 1] if first >= 1 else 0
+        high = self.versions[last - 1] if last >= 1 else 0
+        return (low - 1 if low else None), (high or self.version)
 
     @property
     def rigged(self) -> bool:
@@ -284,9 +310,10 @@ class Game(Aggregate):
 
 
 class GameSnapshot(Snapshot):
-    """A snapshot of a game without its derived ruleset state (folded again on load)."""
+    """A snapshot of a game: its own fields and the ruleset's state as data (``Ruleset.encode_state``), without
+    the log. Its size depends on the table, not on how long the game has been played."""
 
-    class_version = 2
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
@@ -308,11 +335,39 @@ class GameSnapshot(Snapshot):
             seat.setdefault("player", None)
             seat.setdefault("entropy", None)
 
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """Snapshots that held the whole log: the state is folded from it when the snapshot is read (``mutate``)."""
+        game = state["state"]
+        log = game.pop("log", [])
+        game["seq"] = len(log)
+        game["versions"] = [0] * len(log)  # not known: those events are read from the start of the game's record
+        game["legacy_log"] = log
+
     @classmethod
     def take(cls, aggregate: Any) -> GameSnapshot:
         snapshot = super().take(aggregate)
         state = {k: v for k, v in snapshot.state.items() if k not in TRANSIENT}
+        state["versions"] = list(aggregate.versions)
+        if aggregate.config is not None:
+            state["game_state"] = ruleset_named(aggregate.ruleset).encode_state(aggregate.state)
         return dataclasses.replace(snapshot, state=state)
+
+    def mutate(self, _: None) -> Game:
+        game = super().mutate(_)
+        assert isinstance(game, Game)
+        fields = game.__dict__
+        data = fields.pop("game_state", None)
+        legacy = fields.pop("legacy_log", None)
+        fields["versions"] = array("L", fields["versions"])
+        if game.config is not None:
+            rules = ruleset_named(game.ruleset)
+            config = rules.make_config(game.config)
+            if data is not None:
+                fields["_game_state"] = rules.decode_state(config, data)
+            else:
+                fields["_game_state"] = rules.fold(config, (event_from_dict(e) for e in legacy or ()))
+        return game
 
 
 Game.Snapshot = GameSnapshot  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, PersistenceError
+from eventsourcing.persistence import EventStore, IntegrityError, Mapper, PersistenceError
 
 from domain.bots import BOTS, make_bot
 from domain.kernel.errors import DomainError, MalformedCommand
@@ -35,6 +35,7 @@ from service.players import Registry, is_player_key
 from service.postgres import creating
 from service.rulesets import ruleset_named
 from service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
+from service.snapshots import SnapshotCompressor, Snapshotter, crossed
 from service.store_health import WriteHealth
 from service.views import view_of
 
@@ -58,10 +59,18 @@ class GameStore(Application):
     name = "Aegis"
 
     def __init__(self, settings: Settings):
-        self.snapshotting_intervals = {Game: settings.snapshot_interval}  # type: ignore[misc]
+        self.snapshot_interval = settings.snapshot_interval
         self.health = WriteHealth()  # a save that failed because the store cannot be written (store_health)
         with creating(settings.store_env):  # processes starting together create the tables one at a time
             super().__init__(env={**settings.store_env, "IS_SNAPSHOTTING_ENABLED": "y"})
+        self.snapshotter = Snapshotter(self.take_snapshot)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        """The library's snapshot store, with its own mapper: snapshots compressed (``service/snapshots.py``)."""
+        mapper: Mapper[UUID] = Mapper(
+            transcoder=self.construct_transcoder(), cipher=self.factory.cipher(), compressor=SnapshotCompressor()
+        )
+        return self.factory.event_store(mapper=mapper, recorder=self.factory.aggregate_recorder(purpose="snapshots"))
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         try:
@@ -70,7 +79,29 @@ class GameStore(Application):
             self.health.failed(err)
             raise
         self.health.saved()
+        versions: dict[UUID, tuple[int, int]] = {}  # game -> (version before this save, version after)
+        for r in recordings:
+            v = r.domain_event.originator_version
+            low, high = versions.get(r.domain_event.originator_id, (v - 1, v))
+            versions[r.domain_event.originator_id] = (min(low, v - 1), max(high, v))
+        for game_id, (before, after) in versions.items():
+            if crossed(self.snapshot_interval, before, after):
+                self.snapshotter.ask(game_id, after)
         return recordings
+
+    def close(self) -> None:
+        self.snapshotter.close()
+        super().close()
+
+    def payloads(self, game: Game, first: int, last: int) -> list[dict[str, Any]]:
+        """The ruleset events ``first``..``last`` (seqs, inclusive) of ``game`` as stored: from the game itself when
+        it holds them (the latest few), else read from the store between their versions."""
+        held = game.held_payloads(first, last)
+        if held is not None:
+            return held
+        gt, lte = game.version_range(first, last)
+        stored = self.events.get(game.id, gt=gt, lte=lte)
+        return [e.payload for e in stored if isinstance(e, Game.Recorded) and first <= e.payload["seq"] <= last]
 
 
 class GameService:
@@ -487,7 +518,7 @@ class GameService:
     def _answer(self, game: Game, first: int, last: int, who: Perspective) -> list[dict[str, Any]]:
         finished = game.finished_seq is not None and game.finished_seq <= last
         effective = reader(who, finished=finished)
-        return [redact_event(e, effective) for e in game.log[first - 1 : last]]
+        return [redact_event(e, effective) for e in self.store.payloads(game, first, last)]
 
     def events(self, game_id: UUID, token: str | None, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         return self._read(game_id, lambda game: self._events(game, self._reader(game, token), after, limit))

@@ -166,7 +166,7 @@ def import_lines(service: GameService, lines: Iterable[str]) -> UUID:
 
 def audit(service: GameService, game_id: UUID, step: int, who: Perspective) -> dict[str, Any]:
     """The claim in play at ``step`` (the last declaration at or before it) as ``who`` may see it."""
-    game, log = service._read(game_id, lambda g: (g, list(g.log)))  # the log as it is now, not as it grows
+    game, log = service._read(game_id, lambda g: (g, service.store.payloads(g, 1, g.seq)))  # the log as it is now
     if game.config is None:
         raise NotFound("the game has not started")
     if not 1 <= step <= len(log):

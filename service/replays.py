@@ -50,7 +50,7 @@ class Replays:
         def read(game: Game) -> tuple[Game, list[dict[str, Any]]]:
             if game.config is None:
                 raise NotFound("the game has not started: there is nothing to replay yet")
-            return game, list(game.log)
+            return game, self.service.store.payloads(game, 1, game.seq)
 
         return self.service._read(game_id, read)
 

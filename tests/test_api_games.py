@@ -80,8 +80,10 @@ def test_a_game_survives_a_restart_of_the_service(sqlite_env):
     log_before = api.events(gid, tokens[0])["events"]
     from uuid import UUID
 
-    snapshots = list(first.extensions["aegis"].store.snapshots.get(UUID(gid)))
-    assert snapshots and all("_game_state" not in s.state for s in snapshots)  # derived state is not stored
+    store = first.extensions["aegis"].store
+    assert store.snapshotter.flush()
+    snapshots = list(store.snapshots.get(UUID(gid)))
+    assert snapshots and all("log" not in s.state and "game_state" in s.state for s in snapshots)  # no log: the state
     close_app(first)
 
     second = make_app(sqlite_env)

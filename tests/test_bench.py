@@ -66,3 +66,13 @@ def test_projections_suite_measures_lag_and_rebuild_against_reading():
     r = projections(events_wanted=60)
     assert r["redis_view_lag_ms"]["n"] > 0 and r["sse_other_process_lag_ms"]["n"] > 0
     assert r["rebuild_events_per_s"] > 0 and r["read_only_events_per_s"] > 0 and r["rebuild_costs_x_reading"] > 0
+
+
+def test_footprint_suite_measures_a_game_in_memory_and_its_snapshots_against_the_log():
+    from benchmarks.footprint import INTERVAL, run, table
+
+    r = run(least=120)
+    assert r["game_events"] >= 120 and r["game_bytes"] > 0 and r["log_bytes"] > 0
+    assert len(r["snapshots"]) >= r["game_versions"] // INTERVAL - 1 > 0
+    assert all(s["bytes"] > 0 and s["log_bytes"] > 0 for s in r["snapshots"])
+    assert f"| {r['snapshots'][0]['version']} |" in table(r)

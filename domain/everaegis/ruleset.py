@@ -16,7 +16,7 @@ from domain.everaegis import rig as _rig
 from domain.everaegis import statistics as _statistics
 from domain.everaegis.classic import ClassicCatalog, shipped
 from domain.everaegis.config import Config, make_config
-from domain.everaegis.state import GameState
+from domain.everaegis.state import GameState, decode_state, encode_state
 from domain.kernel.events import Event
 from domain.kernel.prompts import Prompt
 from domain.kernel.redaction import Perspective
@@ -78,6 +78,12 @@ class EverAegis:
 
     def fold(self, config: Config, events: Iterable[Event]) -> GameState:
         return _evolve.fold(config, events)
+
+    def encode_state(self, state: GameState) -> dict[str, Any]:
+        return encode_state(state)
+
+    def decode_state(self, config: Config, data: dict[str, Any]) -> GameState:
+        return decode_state(config, data)
 
     def prompts(self, state: GameState, seat: int | None = None) -> list[Prompt]:
         return _prompts.prompts(state, seat)

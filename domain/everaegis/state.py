@@ -12,6 +12,7 @@ from typing import Any
 
 from domain.everaegis.config import Config
 from domain.everaegis.variant_state import VariantState
+from domain.kernel.codec import Codec
 
 
 @dataclass(frozen=True)
@@ -555,3 +556,20 @@ class GameState:
 
     def holds(self, seat: int, building: str) -> bool:
         return any(c.name == building for c in self.players[seat].unrevealed)
+
+
+# A state as plain data and back (snapshots without the log): every class a state holds, and the configuration it
+# shares with the game, written by name.
+STATE_CODEC = Codec([Card, Player, Window, UndoPoint, Pending, Guard, Challenge, War, Act, GameState, VariantState], ["config"])
+
+
+def encode_state(state: GameState) -> dict[str, Any]:
+    data: dict[str, Any] = STATE_CODEC.encode(state, {"config": state.config})
+    return data
+
+
+def decode_state(config: Config, data: dict[str, Any]) -> GameState:
+    state = STATE_CODEC.decode(data, {"config": config})
+    if not isinstance(state, GameState):
+        raise ValueError("the stored data is not a game state")
+    return state

@@ -74,6 +74,12 @@ class Ruleset(Protocol):
     def fold(self, config: Any, events: Iterable[Event]) -> Any:
         """The state after a whole log."""
 
+    def encode_state(self, state: Any) -> dict[str, Any]:
+        """The state as JSON data, for a snapshot: ``decode_state`` of it equals the state (``domain.kernel.codec``)."""
+
+    def decode_state(self, config: Any, data: dict[str, Any]) -> Any:
+        """The state ``encode_state`` wrote, for a game of ``config``."""
+
     def prompts(self, state: Any, seat: int | None = None) -> list[Prompt]:
         """Every open decision, for one seat or all seats."""
 

@@ -1,0 +1,113 @@
+"""A ruleset's state as plain JSON data and back, for snapshots that do not need the event log.
+
+Any ruleset whose state is made of dataclasses, lists, tuples, dicts, frozensets and JSON scalars can use it.
+The classes a state may hold are named by the ruleset (``classes``), so decoding builds nothing else. Values the
+state shares with the game's configuration are passed as ``externals`` and written as their name only.
+
+What a snapshot keeps is what the state's equality compares: a dataclass field declared with ``compare=False``
+is a cache (worked out again when asked) and is left out, as are fields equal to their declared default.
+
+Tagged forms (a dict with one ``$``-key): ``{"$": "Card", ...fields}`` a dataclass, ``{"$tuple": [...]}``,
+``{"$frozenset": [...]}`` (sorted, so the same state always gives the same bytes), ``{"$map": [[k, v], ...]}``
+a dict whose keys are not all strings or that has a key starting with ``$``, ``{"$ext": name}`` an external.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+class Codec:
+    def __init__(self, classes: Iterable[type], externals: Iterable[str] = ()):
+        self.classes = {cls.__name__: cls for cls in classes}
+        self.external_names = tuple(externals)
+        self._fields = {cls: _stored_fields(cls) for cls in self.classes.values()}
+
+    def encode(self, value: Any, externals: Mapping[str, Any]) -> Any:
+        shared = {id(v): name for name, v in externals.items()}
+        return self._encode(value, shared)
+
+    def _encode(self, value: Any, shared: dict[int, str]) -> Any:
+        if isinstance(value, JSON_SCALARS):
+            return value
+        name = shared.get(id(value))
+        if name is not None:
+            return {"$ext": name}
+        if isinstance(value, list):
+            return [self._encode(v, shared) for v in value]
+        if isinstance(value, tuple):
+            return {"$tuple": [self._encode(v, shared) for v in value]}
+        if isinstance(value, frozenset):
+            return {"$frozenset": _sorted([self._encode(v, shared) for v in value])}
+        if isinstance(value, dict):
+            if all(isinstance(k, str) and not k.startswith("$") for k in value):
+                return {k: self._encode(v, shared) for k, v in value.items()}
+            return {"$map": [[self._encode(k, shared), self._encode(v, shared)] for k, v in value.items()]}
+        cls = type(value)
+        fields = self._fields.get(cls)
+        if fields is None or self.classes.get(cls.__name__) is not cls:
+            raise TypeError(f"a state may not hold a {cls.__qualname__}: not among the codec's classes")
+        out: dict[str, Any] = {"$": cls.__name__}
+        for field_name, default in fields:
+            v = getattr(value, field_name)
+            if default is not _NO_DEFAULT and v == default and type(v) is type(default):
+                continue
+            out[field_name] = self._encode(v, shared)
+        return out
+
+    def decode(self, data: Any, externals: Mapping[str, Any]) -> Any:
+        if isinstance(data, JSON_SCALARS):
+            return data
+        if isinstance(data, list):
+            return [self.decode(v, externals) for v in data]
+        if len(data) == 1:
+            ((tag, inner),) = data.items()
+            if tag == "$ext":
+                return externals[inner]
+            if tag == "$tuple":
+                return tuple(self.decode(v, externals) for v in inner)
+            if tag == "$frozenset":
+                return frozenset(self.decode(v, externals) for v in inner)
+            if tag == "$map":
+                return {self.decode(k, externals): self.decode(v, externals) for k, v in inner}
+        kind = data.get("$")
+        if kind is None:
+            return {k: self.decode(v, externals) for k, v in data.items()}
+        cls = self.classes.get(kind)
+        if cls is None:
+            raise ValueError(f"a stored state names the class {kind!r}, which this ruleset does not have")
+        return cls(**{k: self.decode(v, externals) for k, v in data.items() if k != "$"})
+
+
+_NO_DEFAULT = object()
+
+
+def _stored_fields(cls: type) -> list[tuple[str, Any]]:
+    """(name, default or _NO_DEFAULT) of each field the class's equality compares."""
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls.__qualname__} is not a dataclass")
+    out = []
+    for f in dataclasses.fields(cls):
+        if not f.compare or not f.init:
+            continue
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = _NO_DEFAULT
+        out.append((f.name, default))
+    return out
+
+
+def _sorted(items: list[Any]) -> list[Any]:
+    try:
+        return sorted(items)
+    except TypeError:  # not comparable with each other: by their JSON text
+        import json
+
+        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True))

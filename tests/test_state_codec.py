@@ -1,0 +1,75 @@
+"""A ruleset state as data and back (``domain/kernel/codec.py``), what a snapshot stores: in random legal games of
+every variant, at random moments, the decoded state equals the state, and the game played on from it ends exactly
+as the game played from the start."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain.everaegis.ruleset import RULESET
+from domain.kernel.codec import Codec
+from domain.simulation import play_game
+
+GAMES = [  # (variants, leader selection, options, mobs)
+    ("simpleton", None, None, None),
+    ("simpleton+quick+plague", None, None, None),
+    ("classic", "freeform", {"plain_unknown": 1}, None),
+    ("classic+artificers", "drafting", {"plain_unknown": 1}, None),
+    ("classic+alliances", "limited", {"plain_unknown": 1}, None),
+    ("classic+overlord", None, {"plain_unknown": 1}, None),
+    ("classic+dictator+long", None, {"plain_unknown": 1}, [2]),
+]
+
+
+@settings(max_examples=14, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(GAMES), seats=st.integers(3, 6), seed=st.integers(0, 10**6), data=st.data())
+def test_a_decoded_state_is_the_state_and_plays_on_the_same(game, seats, seed, data):
+    variants, selection, options, mobs = game
+    record = play_game(
+        seats=seats, variants=variants.split("+"), seed=f"codec-{seed}", bots=["random"], selection=selection,
+        options=options, mobs=mobs, max_turns=60,
+    )
+    config = RULESET.make_config(
+        {"seats": seats, "variants": variants.split("+"), "reaction_seconds": 0, "selection": selection,
+         "options": options, "mobs": mobs or ()}
+    )
+    cuts = sorted(data.draw(st.sets(st.integers(0, len(record.events)), min_size=1, max_size=4)))
+    state = RULESET.fold(config, [])
+    done = 0
+    for cut in cuts:
+        for e in record.events[done:cut]:
+            RULESET.apply(state, e)
+        done = cut
+        stored = json.loads(json.dumps(RULESET.encode_state(state)))  # through JSON, as the store keeps it
+        back = RULESET.decode_state(config, stored)
+        assert back == state
+        assert RULESET.encode_state(back) == stored, "the same state always gives the same data"
+        for e in record.events[cut:]:
+            RULESET.apply(back, e)
+        assert back == RULESET.fold(config, record.events)
+
+
+def test_the_codec_builds_only_the_classes_it_was_given():
+    from domain.everaegis.state import Card
+
+    codec = Codec([Card])
+    card = Card("c1", "Mason", known=frozenset({2, 0}))
+    data = codec.encode({"hand": [card], 3: (card,)}, {})
+    assert data == {"$map": [["hand", [{"$": "Card", "id": "c1", "name": "Mason", "known": {"$frozenset": [0, 2]}}]],
+                             [3, {"$tuple": [{"$": "Card", "id": "c1", "name": "Mason", "known": {"$frozenset": [0, 2]}}]}]]}
+    assert codec.decode(data, {}) == {"hand": [card], 3: (card,)}
+    try:
+        codec.decode({"$": "GameState"}, {})
+    except ValueError as err:
+        assert "GameState" in str(err)
+    else:
+        raise AssertionError("decoded a class the codec was not given")
+    try:
+        codec.encode(object(), {})
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("encoded an object the codec does not know")
