@@ -161,7 +161,8 @@ def _streams(r: dict[str, Any]) -> list[str]:
     lines = [
         f"{r['games']} games of {r['seats']} seats played by bots over HTTP (one thread each, as fast as answered) against "
         f"`aegis serve` (uvicorn under gunicorn, {r['workers']} workers) on a fresh SQLite file: first with no stream "
-        f"open, then the same number of games (the same seeds) with {r['streams']} streams open on them, spread over "
+        "open, then as many games again (the same bot seeds; games of the same kind, not the same moves) with "
+        f"{r['streams']} streams open on them, spread over "
         "the games and, in each, over its seats and the spectator, held by one asyncio process. Each stream's event "
         "ids are checked against `GET /events` (same token) after its view, and its end. Open files allowed: "
         f"{r['nofile'][0]}. The bots, the streams' client and the service share the machine's cores.",
@@ -184,6 +185,7 @@ def _streams(r: dict[str, Any]) -> list[str]:
         "The issue asks for a command p99 with 2,000 streams at most 2x the p99 without, every stream receiving every "
         "event. With SQLite alone a process hears of the commands the other process stored only at a stream's "
         "keep-alive, so its streams lag by up to that (complete all the same); with Redis the notices cross at once.",
+        "",
     ]
     for run in r["runs"]:
         lines.append(

@@ -1,8 +1,9 @@
 """The ``streams`` suite: many open event streams held against one machine's service while bots play.
 
 ``aegis serve`` (uvicorn under gunicorn, ``WORKERS`` workers) on a fresh SQLite file. Bots play ``GAMES`` games of
-``SEATS`` seats at once over HTTP (``benchmarks/loadgen.py``) with no stream open: the baseline. Then the same games
-again (the same seeds: the same commands) with N streams (``GET /api/games/{id}/stream``) opened on them after
+``SEATS`` seats at once over HTTP (``benchmarks/loadgen.py``) with no stream open: the baseline. Then as many games
+again (the same bot seeds; games of the same kind, not move for move the same) with N streams
+(``GET /api/games/{id}/stream``) opened on them after
 they are set up and before any plays, spread evenly over the games and, within each game, over its seats' tokens
 and the spectator. The streams are held by one asyncio process of their own (``benchmarks/sseclient.py``). Reported
 per setup: command latency p50/p99 with and without the streams and their ratio (the issue asks for at most 2x at
