@@ -258,9 +258,11 @@ def run_load(
     progress_every: float = 5.0,
     record: Record | None = None,
     pause: float = 0.0,
+    before_play: Callable[[list[GameBot]], None] | None = None,
 ) -> Load:
     """Set up ``games`` games (32 at a time), then play all of them at once, one thread each. ``record`` may be
-    given to watch the run from another thread."""
+    given to watch the run from another thread; ``before_play`` is called with the bots of the games set up, before
+    any plays (and before the play time starts), e.g. to open streams on them."""
     record = record if record is not None else Record()
     bots = [
         GameBot(url, i, record, seats=seats, variant=variant, seed=seed, retry=retry, give_up=give_up, pause=pause)
@@ -271,6 +273,8 @@ def run_load(
         list(pool.map(lambda bot: bot.run(GameBot.setup), bots))
     setup_seconds = time.perf_counter() - t0
     playing = [bot for bot in bots if bot.status == "active"]
+    if before_play is not None:
+        before_play(playing)
     done = threading.Event()
     t0 = time.perf_counter()
 

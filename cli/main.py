@@ -75,7 +75,7 @@ def _bench(args: argparse.Namespace) -> int:
     from benchmarks.run import main as bench_main
 
     if args.games is not None and args.games < 1:
-        print("aegis bench: --games must be at least 1", file=sys.stderr)
+        print("aegis bench: --games (--size) must be at least 1", file=sys.stderr)
         return 2
     return bench_main(args.suite, args.games, docs=ROOT / "docs" if args.docs else None)
 
@@ -155,9 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="all (default); engine (decide+evolve); store (the API on SQLite and PostgreSQL against bare saves); "
         "load (200 concurrent games over HTTP against gunicorn, on PostgreSQL then on SQLite); "
         "projections (lag and rebuild; PostgreSQL and Redis); "
-        "seek (replay steps of a long game)",
+        "seek (replay steps of a long game); "
+        "streams (bots playing with and without 2,000 open event streams: command p99 ratio, every event delivered); "
+        "peer (a move and every seat's new view on boardgame.io's server and on Aegis; needs Node and npm)",
     )
-    bench.add_argument("--games", type=int, default=None, help=SIZE_MEANS)
+    bench.add_argument("--games", "--size", dest="games", type=int, default=None, help=SIZE_MEANS)
     bench.add_argument("--docs", action="store_true", help="also write docs/performance.md and docs/load-latency.png")
     bench.set_defaults(run=_bench)
     return parser

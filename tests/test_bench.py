@@ -76,3 +76,45 @@ def test_footprint_suite_measures_a_game_in_memory_and_its_snapshots_against_the
     assert len(r["snapshots"]) >= r["game_versions"] // INTERVAL - 1 > 0
     assert all(s["bytes"] > 0 and s["log_bytes"] > 0 for s in r["snapshots"])
     assert f"| {r['snapshots'][0]['version']} |" in table(r)
+
+
+def test_streams_suite_delivers_every_event_to_every_stream_and_measures_against_no_stream(tmp_path):
+    """The streams suite at a tiny size: every stream opens, gets every event of its game in order and its end, and
+    the command latency is measured with and without the streams (the ratio is for ``aegis bench``, never asserted)."""
+    from benchmarks.streams import streams
+
+    r = streams(8, games=2)
+    assert r["runs"] and r["runs"][0]["setup"] == "SQLite"
+    for run in r["runs"]:
+        assert run["opened"] == 8 and run["open_failed"] == 0, run["open_errors"]
+        assert run["no_streams"]["errors"] == run["with_streams"]["errors"] == 0
+        assert run["no_streams"]["finished"] == run["with_streams"]["finished"] == 2
+        assert run["streams_complete"] == run["streams_ended"] == 8, run["problems"]
+        assert run["events_delivered"] == run["events_expected"] > 0
+        assert run["p99_ratio"] > 0 and run["open_latency"]["n"] == 8
+    written = write_report({"streams": {**r, "machine": machine(), "at": "now", "seconds": 1.0}}, tmp_path / "docs")
+    page = written[0].read_text()
+    assert "## Streams" in page and "| SQLite | 8 |" in page
+
+
+def test_peer_suite_runs_boardgameio_beside_aegis(tmp_path):
+    """The peer suite at a tiny size: boardgame.io (installed from the npm registry, pinned) in memory and on flat files,
+    and Aegis, each completing its cycles, every boardgame.io seat holding only its own hand."""
+    import shutil
+
+    from benchmarks.peer import Unavailable, install, peer
+
+    try:
+        install()
+    except Unavailable as err:
+        if shutil.which("node") is None or shutil.which("npm") is None:
+            need_server("Node.js and npm", err)
+        need_server("the npm registry (for boardgame.io)", err)
+    r = peer(cycles=10, warmup=2)
+    assert r["skipped"] is None and r["boardgameio"] == "0.50.2"
+    for key in ("bgio_memory", "bgio_flatfile", "aegis"):
+        assert r[key]["cycles"] == 10 and r[key]["cycles_per_s"] > 0 and r[key]["cycle_latency"]["n"] == 10
+    assert r["bgio_memory"]["secret_hands"] and r["bgio_flatfile"]["secret_hands"]
+    assert r["aegis_x_memory"] > 0 and r["aegis_x_flatfile"] > 0
+    written = write_report({"peer": {**r, "machine": machine(), "at": "now", "seconds": 1.0}}, tmp_path / "docs")
+    assert "| Aegis (fetch every view) | SQLite |" in written[0].read_text()
