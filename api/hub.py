@@ -152,16 +152,15 @@ class Hub:
             sent = opened.last
             if sent is None:
                 first, sent, done = sse.view_frames(await self.run(self.service.view_as, game, who))
-                for text in first:
-                    yield text
+                yield "".join(first)  # one write for the view's frames
                 if done:
                     return
             while True:
                 changed = feed.changed  # taken before the read: a notice heard meanwhile wakes the stream after it
                 batches, seq, ended = await feed.read(self, game, who, sent)
                 now = sse.step(sent, batches[who], seq, ended)
-                for text in now.frames:
-                    yield text
+                if now.frames:
+                    yield "".join(now.frames)  # one write per stream for all the events read, not one per event
                 sent = now.sent
                 if now.done:
                     return
