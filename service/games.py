@@ -99,9 +99,14 @@ class GameStore(Application):
         held = game.held_payloads(first, last)
         if held is not None:
             return held
-        gt, lte = game.version_range(first, last)
-        stored = self.events.get(game.id, gt=gt, lte=lte)
-        return [e.payload for e in stored if isinstance(e, Game.Recorded) and first <= e.payload["seq"] <= last]
+        unsaved = [e.payload for e in game.pending_events if isinstance(e, Game.Recorded)]  # a change not saved yet
+        saved_up_to = unsaved[0]["seq"] - 1 if unsaved else game.seq
+        found = []
+        if first <= saved_up_to:
+            gt, lte = game.version_range(first, min(last, saved_up_to))
+            stored = self.events.get(game.id, gt=gt, lte=lte)
+            found = [e.payload for e in stored if isinstance(e, Game.Recorded) and first <= e.payload["seq"] <= last]
+        return found + [p for p in unsaved if first <= p["seq"] <= last]
 
 
 class GameService:

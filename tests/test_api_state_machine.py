@@ -124,7 +124,7 @@ class ApiGame(RuleBasedStateMachine):
         assert [e["seq"] for e in log] == list(range(1, len(log) + 1))  # gapless
         store = self.app.extensions["aegis"].store
         game = store.repository.get(UUID(self.gid))  # read back from the event store
-        fresh = fold(Config.from_dict(game.config), [event_from_dict(e) for e in game.log])
+        fresh = fold(Config.from_dict(game.config), [event_from_dict(e) for e in store.payloads(game, 1, game.seq)])
         served = self.api.view(self.gid)["table"]
         assert served == view(fresh, SPECTATOR), "the served game differs from a fresh fold of its log"
 
