@@ -36,7 +36,7 @@ from service.postgres import creating
 from service.rulesets import ruleset_named
 from service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
 from service.store_health import WriteHealth
-from service.views import view_of
+from service.views import ViewCache
 
 T = TypeVar("T")
 SAVE_ATTEMPTS = 8
@@ -92,6 +92,7 @@ class GameService:
         self._locks: dict[UUID, tuple[threading.Lock, int]] = {}
         self._locks_lock = threading.Lock()
         self._known_seq: LRU[UUID, int] = LRU(self.settings.cache_games)
+        self.views = ViewCache(self.settings.cache_views)  # views computed on read, by game version and reader
         self.broker = make_broker(self.settings.redis_url)
         # told of every save with the game's next deadline (``deadline_in``): the notices, the deadline keeper, projections
         self.after_save: list[Callable[[Game, float | None], None]] = [self._publish]
@@ -501,10 +502,13 @@ class GameService:
         return self._answer(game, after + 1, last, who) if after < last else [], game.seq
 
     def view(self, game_id: UUID, token: str | None) -> dict[str, Any]:
-        return self._read(game_id, lambda game: view_of(game, self._reader(game, token)))
+        """The reader's view of the game as stored now (so never older than the reader's own last command), computed
+        from the game this process holds, or taken from ``self.views`` when already computed at this version. The
+        dict is shared: do not change it."""
+        return self._read(game_id, lambda game: self.views.view(game, self._reader(game, token)))
 
     def view_as(self, game_id: UUID, who: Perspective) -> dict[str, Any]:
-        return self._read(game_id, lambda game: view_of(game, who))
+        return self._read(game_id, lambda game: self.views.view(game, who))
 
     def _reader(self, game: Game, token: str | None) -> Perspective:
         return self._seat_of(game, token) if token else SPECTATOR
