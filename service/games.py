@@ -7,6 +7,10 @@ against the new state; the caller's ``expected_seq`` turns a stale command into 
 
 Games are only touched under their lock, so the aggregate cache hands out the cached object itself
 (no deep copy); a failed save evicts it so the next load reads the store.
+
+Reads load the game the same way, under its lock, so what they answer is never older than what the store holds
+(a reader's own command included, whichever process saved it). A view is computed from that game and kept for its
+version (``service.views.ViewCache``): a view read again before the next event costs no computing.
 """
 
 from __future__ import annotations
