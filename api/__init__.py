@@ -24,7 +24,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     svc = service or GameService(settings or load())
     app.config["MAX_CONTENT_LENGTH"] = svc.settings.max_body  # a larger body: 413, read no further
-    views = make_store(svc.settings.redis_url, svc.settings.redis_prefix, svc.settings.cache_views)
+    views = make_store(svc.settings.redis_url, svc.settings.redis_prefix)
     worker = Worker(svc.store, views, keep=svc.settings.cache_games) if svc.settings.projector == "in-process" else None
     if worker is not None:
         svc.after_save.append(lambda game, deadline: worker.wake.set())

@@ -10,7 +10,6 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema
 
 from api import schemas
-from projections import lobby
 from service.errors import BadRequest, NotFound, Unauthorized, Unavailable
 from service.games import GameService
 
@@ -105,10 +104,10 @@ def create_game() -> Response:
 def list_games() -> Response:
     query = schemas.built(schemas.GamesQuery).load(request.args.to_dict())
     offset, limit = query.pop("offset"), query.pop("limit")
-    rows = current_app.extensions["aegis.reads"].lobby()
-    if rows is None:
+    found = current_app.extensions["aegis.reads"].lobby(**query, offset=offset, limit=limit, now=service().clock())
+    if found is None:
         raise Unavailable("the game list is projected in Redis, which does not answer; games can still be played")
-    games, total = lobby.select(rows, **query, offset=offset, limit=limit, now=service().clock())
+    games, total = found
     return answer(schemas.built(schemas.GamesOut), {"games": games, "total": total, "offset": offset, "limit": limit})
 
 
@@ -142,8 +141,7 @@ def start(gid: str) -> Response:
 
 @bp.get("/<gid>/view")
 def view(gid: str) -> Response:
-    found, source = current_app.extensions["aegis.reads"].view(game_id(gid), token())
-    return answer(schemas.built(schemas.ViewOut), found, **{"X-View-Source": source})
+    return answer(schemas.built(schemas.ViewOut), service().view(game_id(gid), token()))
 
 
 @bp.post("/<gid>/commands")

@@ -162,9 +162,6 @@ PATHS: dict[str, dict[str, Any]] = {
             "responses": {
                 "200": {
                     "description": "your view",
-                    "headers": {
-                        "X-View-Source": _header("which read answered: the projection or the events", {"type": "string"})
-                    },
                     **_json("ViewOut"),
                 },
                 **_problems(401, 404),

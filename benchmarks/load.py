@@ -69,7 +69,7 @@ def _progress(record: Record, seconds: float) -> None:
 
 
 def _setup(stack: contextlib.ExitStack, tmp: Path, production: bool = True) -> tuple[dict[str, str], str, list[int]]:
-    """The production setup of the README where this machine has it: PostgreSQL, the views in Redis kept by
+    """The production setup of the README where this machine has it: PostgreSQL, the projections in Redis kept by
     one ``aegis project`` worker. Without PostgreSQL: SQLite; without Redis: views in each API process.
     ``production`` False: the embedded defaults (a SQLite file, the views in each API process)."""
     if not production:
@@ -97,7 +97,7 @@ def _setup(stack: contextlib.ExitStack, tmp: Path, production: bool = True) -> t
     env = {**env, "REDIS_URL": redis_url, "AEGIS_REDIS_PREFIX": prefix, "AEGIS_PROJECTOR": "worker"}
     stack.callback(lambda: RedisViewStore(redis_url, prefix).clear())
     worker = stack.enter_context(projection_worker(env))
-    return env, setup + ", views in Redis kept by one aegis project worker", [worker.pid]
+    return env, setup + ", projections in Redis kept by one aegis project worker", [worker.pid]
 
 
 def _summary(runs: list[Load]) -> dict[str, Any]:

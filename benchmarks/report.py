@@ -120,17 +120,26 @@ def _load(r: dict[str, Any]) -> list[str]:
 
 
 def _projections(r: dict[str, Any]) -> list[str]:
-    v, s = r["redis_view_lag_ms"], r["sse_other_process_lag_ms"]
+    v, s = r["redis_position_lag_ms"], r["sse_other_process_lag_ms"]
     return [
         f"{r['events']} events in {r['games']} games, saved by the benchmark's process on PostgreSQL.",
         "",
         "| lag | n | p50 ms | p99 ms |",
         "|---|---:|---:|---:|",
-        f"| saved -> Redis view (`aegis project` worker) | {v['n']} | {v['p50']:.1f} | {v['p99']:.1f} |",
+        f"| saved -> Redis projections (`aegis project` worker) | {v['n']} | {v['p50']:.1f} | {v['p99']:.1f} |",
         f"| saved -> SSE stream held by another API process | {s['n']} | {s['p50']:.1f} | {s['p99']:.1f} |",
         "",
-        f"Rebuilding every view: {r['rebuild_events_per_s']:.0f} events/s, against {r['read_only_events_per_s']:.0f} "
+        f"Rebuilding every projection: {r['rebuild_events_per_s']:.0f} events/s, against {r['read_only_events_per_s']:.0f} "
         f"events/s reading alone: projecting costs {r['rebuild_costs_x_reading']:.1f}x reading.",
+        "",
+        "| lobby page (median ms) | scan of every row | index | scan / index |",
+        "|---|---:|---:|---:|",
+        *(
+            f"| {name}, {int(n):,} games, {label} | {t['scan']:.2f} | {t['index']:.3f} | {t['ratio']:.0f}x |"
+            for name, sizes in r.get("lobby_ms", {}).items()
+            for n, queries in sizes.items()
+            for label, t in queries.items()
+        ),
     ]
 
 

@@ -16,7 +16,7 @@ def _parts() -> tuple[Any, Any]:
     from service.settings import load
 
     settings = load()
-    return GameStore(settings), make_store(settings.redis_url, settings.redis_prefix, settings.cache_views), settings
+    return GameStore(settings), make_store(settings.redis_url, settings.redis_prefix), settings
 
 
 def project(args: argparse.Namespace) -> int:
@@ -31,7 +31,7 @@ def project(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: (stop.set(), worker.stop()))
     signal.signal(signal.SIGINT, lambda *_: (stop.set(), worker.stop()))
-    print(f"aegis project: keeping views in Redis from position {store.position()}", flush=True)
+    print(f"aegis project: keeping the projections in Redis from position {store.position()}", flush=True)
     thread = threading.Thread(target=worker.run, daemon=True)
     thread.start()
     while not stop.wait(args.report):
@@ -64,16 +64,18 @@ def rebuild_projections(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser(
         "project",
-        help="run the projection worker (views in Redis)",
-        description="Follow the event store and keep every view (per seat, spectator, lobby, player statistics) in Redis, "
+        help="run the projection worker (lobby and player records in Redis)",
+        description="Follow the event store and keep what the API processes share (the lobby list and its index, players' "
+        "records, ratings and game lists) in Redis, "
         "resuming from the position stored with the views. Needs REDIS_URL; run the API with AEGIS_PROJECTOR=worker.",
     )
     p.add_argument("--report", type=float, default=30.0, help="seconds between progress lines (default 30)")
     p.set_defaults(run=project)
     r = sub.add_parser(
         "rebuild-projections",
-        help="rebuild every view from the events",
-        description="Empty the views and project every stored event again, with a progress bar; reports events/second "
+        help="rebuild every projection from the events",
+        description="Empty the projections (the lobby and its index, players' records) and project every stored event "
+        "again, with a progress bar; reports events/second "
         "against reading the same events without projecting them.",
     )
     r.add_argument("--quiet", action="store_true", help="no progress bar")

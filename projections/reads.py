@@ -1,9 +1,8 @@
-"""Reads served from the projections: views, the lobby list, registered players' records and games.
+"""Reads served from the projections: the lobby list, registered players' records and games.
 
-A projected view is served only when the view store has applied every stored event (its position is
-the store's last notification id), so a read is never older than the events; while it is behind, the
-read waits a little for the worker and then falls back to computing the view from the events. If the
-view store is away (Redis down), reads fall back the same way: the events are the truth.
+A projection is read only when the view store has applied every stored event (its position is the store's last
+notification id), so a read is never older than the events; while it is behind, the read waits a little for the
+worker. A game's view is not projected: the service computes it on read (``GameService.view``), from the events.
 """
 
 from __future__ import annotations
@@ -11,16 +10,13 @@ from __future__ import annotations
 import logging
 import time
 from typing import Any
-from uuid import UUID
 
-from eventsourcing.persistence import PersistenceError
-
-from domain.kernel.redaction import SPECTATOR
-from projections.store import ViewStore
-from projections.views import LOBBY, PLAYERS, player_games_key, seats_key, view_key
+from projections import lobby
+from projections.store import Moved, ViewStore
+from projections.views import LOBBY, PLAYERS, player_games_key
 from projections.worker import Worker
-from service import names, tokens
-from service.errors import NotFound, Unauthorized, Unavailable
+from service import names
+from service.errors import Unavailable
 from service.games import GameService
 
 log = logging.getLogger(__name__)
@@ -45,33 +41,20 @@ class ProjectedReads:
             time.sleep(0.005)
         return True
 
-    def view(self, game_id: UUID, token: str | None) -> tuple[dict[str, Any], str]:
-        """(the reader's view, where it came from: "projection" or "events")."""
-        try:
-            if self.fresh():
-                who: int | str = SPECTATOR
-                if token:
-                    seat = self.store.hgetall(seats_key(str(game_id))).get(tokens.token_hash(token))
-                    if seat is None:
-                        raise LookupError("token not in the projection")  # a host token, a wrong token: ask the events
-                    who = seat
-                found = self.store.get(view_key(str(game_id), who))
-                if found is not None:
-                    return found, "projection"
-        except (NotFound, Unauthorized, PersistenceError):
-            raise  # a refusal, or the event store itself is away: the events cannot answer either
-        except LookupError:
-            pass
-        except Exception as err:  # the view store is away: the events answer
-            log.warning("projected read failed, answering from the events: %s", err)
-        return self.service.view(game_id, token), "events"
-
-    def lobby(self) -> list[dict[str, Any]] | None:
-        """Every game's lobby row, or None when the projection cannot answer (then the caller asks the events)."""
+    def lobby(self, **query: Any) -> tuple[list[dict[str, Any]], int] | None:
+        """One page of the lobby list and how many games match (``projections.lobby.select``'s arguments), or None
+        when the projection cannot answer (Redis away, or behind)."""
         try:
             if not self.fresh():
                 return None
-            return list(self.store.hgetall(LOBBY).values())
+            if self.store.indexed():
+                try:
+                    return self.store.consistent(lambda index: lobby.page(index, **query))
+                except Moved:
+                    log.info("the lobby index moved on during every read: answering from a scan")
+            else:
+                log.warning("the lobby rows have no index (projected before it existed): run aegis rebuild-projections")
+            return lobby.select(list(self.store.hgetall(LOBBY).values()), **query)
         except Exception as err:
             log.warning("projected lobby failed: %s", err)
             return None

@@ -1,10 +1,14 @@
-"""The projector: stored events in, views out. Derived only from events.
+"""The projector: stored events in, what processes share out. Derived only from events.
 
-For every game an event touches it writes: a view per seat and one for spectators (the same
-``service.views.view_of`` the API computes) and the game's row in the lobby. When a game ends, its registered
-players' records (rating, results, statistics) and game lists (``projections/players.py``); when a player
-registers, their record. It folds each game's events into a ``Game`` aggregate in memory; after a restart a game
-it has not seen yet is loaded from the store at the version just before the first event it must apply.
+For every game an event touches it writes the game's row in the lobby and places it in the lobby's index
+(``projections/lobby.py``). When a game ends, its registered players' records (rating, results, statistics) and
+game lists (``projections/players.py``); when a player registers, their record. It folds each game's events into a
+``Game`` aggregate in memory; after a restart a game it has not seen yet is loaded from the store at the version
+just before the first event it must apply.
+
+Views of a game (each seat's, the spectator's) are not projected: the service computes them on read from the game it
+holds, and keeps the latest (``service.views.ViewCache``). Building every seat's view after every command cost as
+much as the command; a read computes only the view asked for, once per version of the game.
 """
 
 from __future__ import annotations
@@ -17,28 +21,19 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import Notification
 
 from domain.kernel.events import event_from_dict
-from domain.kernel.redaction import SPECTATOR
-from projections import players
+from projections import lobby, players
 from projections.store import PREFIX, Batch, ViewStore
 from service import names
 from service.aggregate import Game
 from service.bounded import LRU
 from service.players import Player
 from service.rulesets import ruleset_named
-from service.views import seats_of, summary_of, view_of
+from service.views import seats_of, summary_of
 
-LOBBY = PREFIX + "lobby"
+LOBBY = lobby.LOBBY
 PLAYERS = PREFIX + "players"  # name key -> the player's record
 KEEP_GAMES = 500  # games the projector keeps folded (``Settings.cache_games``)
 OVER = ("finished", "cancelled", "expired")  # a game in one of these statuses has no more events
-
-
-def view_key(game_id: str, who: int | str) -> str:
-    return f"{PREFIX}view:{game_id}:{'spectator' if who == SPECTATOR else f'seat:{who}'}"
-
-
-def seats_key(game_id: str) -> str:
-    return f"{PREFIX}seats:{game_id}"
 
 
 def player_games_key(key: str) -> str:
@@ -81,9 +76,9 @@ class Projector:
             if not was_over and game.finished_seq is not None:
                 self._finished(batch, records, game, event.timestamp.timestamp())
         for gid, game in touched.items():
-            self._views(batch, game)
+            lobby.write(batch, summary_of(game))  # the row and its places in the lobby's index
             if game.status in OVER:
-                self.games.pop(gid)  # its views are final
+                self.games.pop(gid)  # its row is final
         return batch
 
     def _finished(self, batch: Batch, records: dict[str, dict[str, Any]], game: Game, at: float) -> None:
@@ -103,12 +98,3 @@ class Projector:
         for key, listed in players.finish(records, row, summary, seats).items():
             batch.hset(PLAYERS, key, records[key])
             batch.hset(player_games_key(key), str(game.id), listed)
-
-    def _views(self, batch: Batch, game: Game) -> None:
-        gid = str(game.id)
-        batch.set(view_key(gid, SPECTATOR), view_of(game, SPECTATOR))
-        for s in game.seats:
-            batch.set(view_key(gid, s["seat"]), view_of(game, s["seat"]))
-            if s["token_hash"]:
-                batch.hset(seats_key(gid), s["token_hash"], s["seat"])  # hashes only: tokens are never stored
-        batch.hset(LOBBY, gid, summary_of(game))

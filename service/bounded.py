@@ -1,7 +1,7 @@
 """A mapping that keeps at most ``maxsize`` entries, forgetting the least recently used.
 
 The process keeps nothing per game that grows with every game ever created: what only a live game needs is
-dropped when the game is over, and what can be read again from the store (folded games, projected views, the
+dropped when the game is over, and what can be read again from the store (folded games, the views computed, the
 last seq heard) is held in one of these. A lookup that misses reads the store: nothing depends on an entry
 still being here.
 """

@@ -7,6 +7,10 @@ against the new state; the caller's ``expected_seq`` turns a stale command into 
 
 Games are only touched under their lock, so the aggregate cache hands out the cached object itself
 (no deep copy); a failed save evicts it so the next load reads the store.
+
+Reads load the game the same way, under its lock, so what they answer is never older than what the store holds
+(a reader's own command included, whichever process saved it). A view is computed from that game and kept for its
+version (``service.views.ViewCache``): a view read again before the next event costs no computing.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from service.rulesets import ruleset_named
 from service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
 from service.snapshots import SnapshotCompressor, Snapshotter, crossed
 from service.store_health import WriteHealth
-from service.views import view_of
+from service.views import ViewCache
 
 T = TypeVar("T")
 SAVE_ATTEMPTS = 8
@@ -128,6 +132,7 @@ class GameService:
         self._locks: dict[UUID, tuple[threading.Lock, int]] = {}
         self._locks_lock = threading.Lock()
         self._known_seq: LRU[UUID, int] = LRU(self.settings.cache_games)
+        self.views = ViewCache(self.settings.cache_views)  # views computed on read, by game version and reader
         self.broker = make_broker(self.settings.redis_url)
         # told of every save with the game's next deadline (``deadline_in``): the notices, the deadline keeper, projections
         self.after_save: list[Callable[[Game, float | None], None]] = [self._publish]
@@ -537,10 +542,13 @@ class GameService:
         return self._answer(game, after + 1, last, who) if after < last else [], game.seq
 
     def view(self, game_id: UUID, token: str | None) -> dict[str, Any]:
-        return self._read(game_id, lambda game: view_of(game, self._reader(game, token)))
+        """The reader's view of the game as stored now (so never older than the reader's own last command), computed
+        from the game this process holds, or taken from ``self.views`` when already computed at this version. The
+        dict is shared: do not change it."""
+        return self._read(game_id, lambda game: self.views.view(game, self._reader(game, token)))
 
     def view_as(self, game_id: UUID, who: Perspective) -> dict[str, Any]:
-        return self._read(game_id, lambda game: view_of(game, who))
+        return self._read(game_id, lambda game: self.views.view(game, who))
 
     def _reader(self, game: Game, token: str | None) -> Perspective:
         return self._seat_of(game, token) if token else SPECTATOR

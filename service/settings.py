@@ -37,7 +37,7 @@ class Settings:
     redis_url: str | None = None
     keepalive_seconds: float = 15.0
     redis_prefix: str = "aegis:"
-    projector: str = "in-process"  # or "worker": a separate `aegis project` process keeps the views
+    projector: str = "in-process"  # or "worker": a separate `aegis project` process keeps the projections
     view_wait: float = 0.5
     catalog: ClassicCatalog | None = None  # AEGIS_CATALOG: Classic texts from the physical game (None: shipped)
     turn_seconds: float = 120.0  # AEGIS_TURN_SECONDS: default decision clock of new games (0: none)
@@ -48,7 +48,7 @@ class Settings:
     rate_seat: str | None = RATE_SEAT  # AEGIS_RATE_SEAT: seats (bots too) one client may take (None: no limit)
     rate_register: str | None = RATE_REGISTER  # AEGIS_RATE_REGISTER: player names one client may register
     cache_games: int = 500  # AEGIS_CACHE_GAMES: games kept folded in memory (the aggregate cache, the projector's)
-    cache_views: int = 500  # AEGIS_CACHE_VIEWS: games whose views the in-process view store keeps (no REDIS_URL)
+    cache_views: int = 500  # AEGIS_CACHE_VIEWS: games whose views (as last read) the service keeps (service.views)
 
     @property
     def persistence(self) -> str:

@@ -1,13 +1,18 @@
 """What a reader gets for a game: its view (the table as that reader may know it, with the reader's
-open prompts) and its row in the lobby. One function each, used by the API's direct reads and by the
-projections, so a projected view is byte for byte the view the service would compute."""
+open prompts) and its row in the lobby. One function each: views are computed on read by the service from the
+game it holds (``ViewCache`` keeps the latest ones), lobby rows by the projections.
+
+A view is a function of the game's events alone (never of the clock, nor of what a cache holds), so a view kept
+and one computed again are the same, byte for byte: a reader cannot tell whether a cache held the game."""
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from domain.kernel.redaction import Perspective
 from service.aggregate import Game
+from service.bounded import LRU
 from service.rulesets import ruleset_named
 
 TABLE_OPTIONS = ("turn_seconds", "timeouts_to_forfeit")  # the service's own game options (``service.games``)
@@ -46,6 +51,30 @@ def view_of(game: Game, who: Perspective) -> dict[str, Any]:
         due = rules.deadline(state) if game.status == "active" else None
         out["deadline"] = due[1] if due else None
     return out
+
+
+class ViewCache:
+    """The views of at most ``games`` games (``AEGIS_CACHE_VIEWS``), the least recently read forgotten first, each
+    kept for the game's version (the aggregate's: every event moves it, a seat taken or a clock started as much as a
+    ruleset event) and perspective. A game's entry holds the views of its latest version only: one read there is
+    computed once, then served as is until the next event. Call ``view`` under the game's lock with the game as
+    loaded from the store (never with unsaved events); the view handed out is shared: do not change it."""
+
+    def __init__(self, games: int):
+        self._games: LRU[UUID, tuple[int, dict[Perspective, dict[str, Any]]]] = LRU(games)
+
+    def view(self, game: Game, who: Perspective) -> dict[str, Any]:
+        entry = self._games.get(game.id)
+        if entry is None or entry[0] != game.version:
+            entry = (game.version, {})
+            self._games[game.id] = entry
+        found = entry[1].get(who)
+        if found is None:
+            found = entry[1][who] = view_of(game, who)
+        return found
+
+    def __len__(self) -> int:
+        return len(self._games)
 
 
 def seats_of(game: Game) -> list[dict[str, Any]]:

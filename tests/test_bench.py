@@ -63,8 +63,9 @@ def test_projections_suite_measures_lag_and_rebuild_against_reading():
     _postgres()
     from benchmarks.projections import projections
 
-    r = projections(events_wanted=60)
-    assert r["redis_view_lag_ms"]["n"] > 0 and r["sse_other_process_lag_ms"]["n"] > 0
+    r = projections(events_wanted=60, lobby_sizes=(300,))
+    assert r["redis_position_lag_ms"]["n"] > 0 and r["sse_other_process_lag_ms"]["n"] > 0
+    assert r["view_read_ms"]["computed"]["n"] > 0 and set(r["lobby_ms"]) == {"memory", "redis"}
     assert r["rebuild_events_per_s"] > 0 and r["read_only_events_per_s"] > 0 and r["rebuild_costs_x_reading"] > 0
 
 

@@ -1,7 +1,7 @@
 """Memory per game is bounded (issue 18, "Abuse"): nothing in the process keeps an entry for every game ever created.
 
 What only a live game needs (its lock, its deadline) is dropped when the game is over; what can be read again from
-the store (games folded by the projector, projected views and seats, the last seq saved) is kept for at most
+the store (games folded by the projector, the views the service computed, the last seq saved) is kept for at most
 ``AEGIS_CACHE_GAMES`` or ``AEGIS_CACHE_VIEWS`` games, and a game forgotten by them reads exactly as before (from the
 events). Only the lobby row (one small row per game) stays. Here the bounds are tiny and the games many; memory is
 measured with tracemalloc as a ratio against an app whose caches take every game in, never as an absolute figure.
@@ -20,7 +20,7 @@ import pytest
 
 from benchmarks.harness import UNTHROTTLED
 from domain.kernel.errors import MalformedCommand
-from projections.store import PER_GAME, MemoryViewStore, game_of
+from projections.store import MemoryViewStore
 from projections.views import LOBBY
 from projections.worker import rebuild
 from service.bounded import LRU
@@ -64,20 +64,14 @@ def _finished_by_resignations(api: Api) -> tuple[str, dict[int, str]]:
     return gid, tokens
 
 
-def _view_games(views: MemoryViewStore) -> set[str]:
-    """The games whose views or seats the store holds, from its keys."""
-    stored = views.keys()
-    return {gid for key in stored if (gid := game_of(key)) is not None}
-
-
 def _assert_bounded(app: Any, open_games: set[str]) -> None:
-    svc, views, worker, keeper = _parts(app)
+    svc, _, worker, keeper = _parts(app)
     worker.catch_up_locked()
     assert svc._locks == {}  # no request is in flight: no lock is kept
     assert len(svc._known_seq) <= BOUND
     folded = {str(g) for g in worker.projector.games}
     assert len(folded) <= BOUND and folded <= open_games  # never a game that is over
-    assert views.games() <= BOUND and len(_view_games(views)) <= BOUND
+    assert len(svc.views) <= BOUND
     assert set(keeper._due) <= open_games and set(keeper._seq) <= set(keeper._due)
     assert len(keeper._heap) <= 2 * len(keeper._due) + COMPACT_SLACK
     assert len(keeper._recent) <= keeper._recent.maxsize
@@ -99,15 +93,15 @@ def test_many_games_keep_at_most_the_bound_and_forgotten_games_read_from_the_sto
         api.view(gid)
         lobby.append(gid)
     _assert_bounded(small, set(lobby))
-    assert not (_view_games(views) & {gid for gid, _ in finished})  # the first games' views are forgotten...
+    assert not ({UUID(gid) for gid, _ in finished} & set(svc.views._games))  # the first games' views are forgotten...
 
     # ... and read as before: the views (each seat's and the spectator's), the events, the lobby list
     c = small.test_client()
     for gid, tokens in finished:
         for token in (None, *tokens.values()):
             r = c.get(f"/api/games/{gid}/view", headers=api.auth(token))
-            assert r.status_code == 200 and r.headers["X-View-Source"] == "events"
-            assert r.get_json() == svc.view(UUID(gid), token) and r.get_json()["status"] == "finished"
+            assert r.status_code == 200 and r.get_json()["status"] == "finished"
+            assert r.get_data() == c.get(f"/api/games/{gid}/view", headers=api.auth(token)).get_data()  # now cached
         assert c.get(f"/api/games/{gid}/view", headers=api.auth("seat_wrong")).status_code == 401
         events = api.events(gid, tokens[2])
         assert events["seq"] == len(events["events"]) and events["events"][-1]["type"] == "GameEnded"
@@ -116,22 +110,18 @@ def test_many_games_keep_at_most_the_bound_and_forgotten_games_read_from_the_sto
     gone = {g["id"] for g in c.get("/api/games?status=cancelled&limit=100").get_json()["games"]}
     assert set(cancelled) <= gone
 
-    # an early lobby game, forgotten everywhere, goes on: its next event writes its views again
+    # an early lobby game, forgotten everywhere, goes on
     early = lobby[6]  # the first created without seats
-    assert early not in _view_games(views)
+    assert UUID(early) not in svc.views._games
     taken = api.seat(early, name="Late")
     r = c.get(f"/api/games/{early}/view", headers=api.auth(taken["token"]))
-    assert r.headers["X-View-Source"] == "projection" and r.get_json() == svc.view(UUID(early), taken["token"])
+    assert r.get_json()["you"] == taken["seat"] and r.get_json() == svc.view(UUID(early), taken["token"])
     _assert_bounded(small, set(lobby))
 
-    # what the bounded store still holds is what a full rebuild holds; the lobby rows and player records whole
+    # the store holds what a full rebuild holds: nothing per game but the lobby row (and its places in the index)
     fresh = MemoryViewStore()
     rebuild(svc.store, fresh)
-    kept, full = views.dump(), fresh.dump()
-    assert set(kept) <= set(full)
-    assert all(kept[key] == full[key] for key in kept)
-    assert kept[LOBBY] == full[LOBBY] and len(kept[LOBBY]) == 3 + 3 + 6 + 5 * BOUND
-    assert {game_of(k) for k in set(full) - set(kept)} >= {gid for gid, _ in finished}
+    assert views.dump() == fresh.dump() and len(fresh.dump()[LOBBY]) == 3 + 3 + 6 + 5 * BOUND
 
 
 def test_memory_per_extra_game_stays_a_fraction_of_what_caching_every_game_costs(small, sqlite_env, tmp_path):
@@ -265,14 +255,9 @@ def test_cache_settings_are_read_and_checked(sqlite_env):
             load({**sqlite_env, name: "0"})  # the library would take 0 for a cache without bound
     app = make_app(sqlite_env, AEGIS_CACHE_GAMES="3", AEGIS_CACHE_VIEWS="2")
     try:
-        assert app.extensions["aegis.views"].max_games == 2
+        assert app.extensions["aegis"].views._games.maxsize == 2
         assert app.extensions["aegis.worker"].projector.games.maxsize == 3
         assert app.extensions["aegis"]._known_seq.maxsize == 3
     finally:
         close_app(app)
 
-
-def test_per_game_keys_name_their_game():
-    gid = "0b6f3d55-6a1f-4f0e-9d6e-5c2f1f7b9a41"
-    assert [game_of(prefix + gid + rest) for prefix, rest in zip(PER_GAME, (":seat:2", ""), strict=True)] == [gid, gid]
-    assert game_of(LOBBY) is None and game_of("aegis:player-games:sally") is None
