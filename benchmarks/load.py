@@ -1,8 +1,8 @@
 """The ``load`` suite: many games at once, played by bots over real HTTP on loopback, against ``aegis serve``
 under gunicorn with several workers, set up as the README says for workers: PostgreSQL, and the views in
-Redis kept by one ``aegis project`` worker (SQLite, or views in each API process, where this machine lacks
+Redis kept by one ``aegis project`` worker (SQLite, or projections in each API process, where this machine lacks
 one of them; the result says which); then the same load on the embedded defaults a first install uses (a SQLite
-file, the views in each API process), reported beside it (``embedded``).
+file, the projections in each API process), reported beside it (``embedded``).
 
 Every game has its own thread and keep-alive connection (``benchmarks/loadgen.py``). The games are set
 up first, then all of them play at once to the end. Reported: commands and requests per second over the
@@ -70,8 +70,8 @@ def _progress(record: Record, seconds: float) -> None:
 
 def _setup(stack: contextlib.ExitStack, tmp: Path, production: bool = True) -> tuple[dict[str, str], str, list[int]]:
     """The production setup of the README where this machine has it: PostgreSQL, the projections in Redis kept by
-    one ``aegis project`` worker. Without PostgreSQL: SQLite; without Redis: views in each API process.
-    ``production`` False: the embedded defaults (a SQLite file, the views in each API process)."""
+    one ``aegis project`` worker. Without PostgreSQL: SQLite; without Redis: projections in each API process.
+    ``production`` False: the embedded defaults (a SQLite file, the projections in each API process)."""
     if not production:
         return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp / "load.sqlite")}, (
             "SQLite (the embedded default), views in each API process"
