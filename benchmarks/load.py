@@ -1,5 +1,5 @@
 """The ``load`` suite: many games at once, played by bots over real HTTP on loopback, against ``aegis serve``
-under gunicorn with several workers, set up as the README says for workers: PostgreSQL, and the views in
+under gunicorn with several workers, set up as the README says for workers: PostgreSQL, and the projections in
 Redis kept by one ``aegis project`` worker (SQLite, or projections in each API process, where this machine lacks
 one of them; the result says which); then the same load on the embedded defaults a first install uses (a SQLite
 file, the projections in each API process), reported beside it (``embedded``).
