@@ -8,6 +8,7 @@ from flask import Flask, Response, current_app, json
 
 from api import games, limits, openapi, players, problems, replays, stream
 from api.schemas import HealthOut
+from api.stream_slots import StreamSlots
 from projections.reads import ProjectedReads
 from projections.store import make_store
 from projections.worker import Worker
@@ -37,6 +38,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.extensions["aegis.views"] = views
     app.extensions["aegis.worker"] = worker
     app.extensions["aegis.deadlines"] = keeper
+    app.extensions["aegis.stream_slots"] = StreamSlots(svc.settings.streams_per_client)
     if background:
         keeper.start()
         if worker is not None:

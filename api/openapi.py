@@ -244,6 +244,7 @@ PATHS: dict[str, dict[str, Any]] = {
                     "content": {"text/event-stream": {"schema": {"type": "string"}, "example": STREAM_EXAMPLE}},
                 },
                 **_problems(400, 413, 401, 404),
+                **_rate_limited("AEGIS_STREAMS_PER_CLIENT: open streams at once, per server process"),
             },
         }
     },

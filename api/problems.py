@@ -38,7 +38,7 @@ def of_error(err: BaseException, instance: str) -> tuple[int, dict[str, Any], di
     if isinstance(err, ServiceError):
         extra = dict(err.extra)
         kind = extra.pop("kind", err.kind)
-        return err.status, document(err.status, err.title, err.detail, kind, instance, **extra), {}
+        return err.status, document(err.status, err.title, err.detail, kind, instance, **extra), dict(err.headers)
     if isinstance(err, PersistenceError):
         reason = store_health.cause(err)
         if reason is not None:
@@ -68,7 +68,9 @@ def install(app: Flask) -> None:
     def _service(err: ServiceError) -> Response:
         extra = dict(err.extra)
         kind = extra.pop("kind", err.kind)
-        return problem(err.status, err.title, err.detail, kind, **extra)
+        response = problem(err.status, err.title, err.detail, kind, **extra)
+        response.headers.update(err.headers)
+        return response
 
     @app.errorhandler(ValidationError)
     def _invalid(err: ValidationError) -> Response:

@@ -20,6 +20,7 @@ from flask import Flask
 
 from api import problems, sse
 from api.hub import Hub
+from domain.kernel.redaction import Perspective
 
 log = logging.getLogger(__name__)
 STREAM = re.compile(r"/api/games/([^/]+)/stream")
@@ -37,6 +38,7 @@ class Server:
         self.flask = flask_app
         self.service = flask_app.extensions["aegis"]
         self.hub = Hub(self.service)
+        self.slots = flask_app.extensions["aegis.stream_slots"]
         self.wsgi = WSGIMiddleware(flask_app, workers=threads)  # type: ignore[arg-type]
         self.max_body = self.service.settings.max_body
 
@@ -106,6 +108,7 @@ class Server:
         try:
             opened = sse.opening(gid, args, headers.get("authorization"), headers.get("last-event-id"))
             who = await self.hub.run(sse.reader, self.service, opened)
+            release = self.slots.take((scope.get("client") or (None,))[0])
         except Exception as err:
             answer = problems.of_error(err, scope["path"])
             if answer is None:
@@ -114,6 +117,14 @@ class Server:
                 answer = (500, problems.document(500, "Internal error", detail, "internal", scope["path"]), {})
             await _problem(send, *answer)
             return
+        try:
+            await self._serve(opened, who, receive, send)
+        finally:
+            release()
+
+    async def _serve(self, opened: sse.Opening, who: Perspective, receive: Receive, send: Send) -> None:
+        """The stream's frames until its game ends or its client goes."""
+        gid = opened.game
         start = [(b"content-type", sse.MEDIA_TYPE.encode())]
         start += [(k.lower().encode(), v.encode()) for k, v in sse.HEADERS.items()]
         await send({"type": "http.response.start", "status": 200, "headers": start})

@@ -44,6 +44,7 @@ def stream(gid: str) -> Response:
     keepalive = svc.settings.keepalive_seconds
     who = sse.reader(svc, opened)
     gid_u = opened.game
+    release = current_app.extensions["aegis.stream_slots"].take(request.remote_addr)  # 429 when none is free
 
     def frames() -> Iterator[str]:
         with broker.listen(str(gid_u)) as listener:  # listen first: nothing saved from now on is missed
@@ -65,4 +66,6 @@ def stream(gid: str) -> Response:
                 if listener.get(timeout=keepalive) is None:
                     yield sse.KEEPALIVE
 
-    return Response(frames(), mimetype="text/event-stream", headers=sse.HEADERS)
+    response = Response(frames(), mimetype="text/event-stream", headers=sse.HEADERS)
+    response.call_on_close(release)  # the server closes the response when the stream ends or its client goes
+    return response

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from domain.kernel.errors import DomainError, GameOver, MalformedCommand, NotYourTurn, TooLate
 
@@ -11,6 +11,7 @@ class ServiceError(Exception):
     status = 400
     kind = "bad-request"
     title = "Bad request"
+    headers: ClassVar[dict[str, str]] = {}  # sent with the problem (e.g. Retry-After)
 
     def __init__(self, detail: str, **extra: Any):
         super().__init__(detail)

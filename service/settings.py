@@ -48,6 +48,7 @@ class Settings:
     rate_seat: str | None = RATE_SEAT  # AEGIS_RATE_SEAT: seats (bots too) one client may take (None: no limit)
     rate_register: str | None = RATE_REGISTER  # AEGIS_RATE_REGISTER: player names one client may register
     cache_games: int = 500  # AEGIS_CACHE_GAMES: games kept folded in memory (the aggregate cache, the projector's)
+    streams_per_client: int | None = 1000  # AEGIS_STREAMS_PER_CLIENT: open streams per client address and process
     cache_views: int = 500  # AEGIS_CACHE_VIEWS: games whose views (as last read) the service keeps (service.views)
 
     @property
@@ -122,6 +123,7 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         rate_register=_rate(env, "AEGIS_RATE_REGISTER", RATE_REGISTER),
         cache_games=cache_games,
         cache_views=int(_number(env, "AEGIS_CACHE_VIEWS", 500, 1)),
+        streams_per_client=int(_number(env, "AEGIS_STREAMS_PER_CLIENT", 1000, 0)) or None,
     )
 
 

@@ -163,6 +163,31 @@ def test_stream_refusals(fast_app):
     assert c.get("/api/games/00000000-0000-0000-0000-000000000000/stream").status_code == 404
 
 
+def test_one_client_holds_at_most_its_share_of_open_streams(sqlite_env):
+    """AEGIS_STREAMS_PER_CLIENT on the threaded route: one stream more is refused before it opens (429, Retry-After)
+    and holds nothing; closing a stream frees its slot."""
+    app = make_app(sqlite_env, AEGIS_STREAMS_PER_CLIENT="2", AEGIS_SSE_KEEPALIVE="0.2")
+    try:
+        _, gid, _ = _game(app)
+        c = app.test_client()
+        held = [c.get(f"/api/games/{gid}/stream", buffered=False) for _ in range(2)]
+        assert [r.status_code for r in held] == [200, 200]
+        refused = c.get(f"/api/games/{gid}/stream", buffered=False)
+        assert refused.status_code == 429 and refused.headers["Retry-After"] == "5"
+        body = refused.get_json()
+        assert body["type"] == "/api/problems/rate-limited" and "AEGIS_STREAMS_PER_CLIENT" in body["detail"]
+        held.pop().close()
+        again = c.get(f"/api/games/{gid}/stream", buffered=False)
+        assert again.status_code == 200
+        first = next(sse(_lines(again)))
+        assert first["event"] == "view"
+        for r in (*held, again):
+            r.close()
+        assert app.extensions["aegis.stream_slots"].holding("127.0.0.1") == 0
+    finally:
+        close_app(app)
+
+
 # ----- two processes sharing PostgreSQL and Redis -----
 
 

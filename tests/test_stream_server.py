@@ -126,6 +126,35 @@ def test_two_hundred_open_streams_leave_health_and_commands_answered(tmp_path, r
         RedisViewStore(env["REDIS_URL"], prefix).clear()
 
 
+def test_one_client_may_not_hold_more_streams_than_its_share(tmp_path):
+    """AEGIS_STREAMS_PER_CLIENT on the asynchronous server: a stream more is refused with 429 before it opens; a
+    closed stream frees its slot."""
+    with served(tmp_path, 0, AEGIS_STREAMS_PER_CLIENT="3") as url:
+        gid, _ = _started_game(url, seed="slots")
+        path = f"/api/games/{gid}/stream"
+        held = [RawStream(_port(url), path) for _ in range(3)]
+        for s in held:
+            s.wait_for(b"event: view\n", 30)
+        refused = RawStream(_port(url), path)
+        refused.wait_for(b"rate-limited", 30)
+        head = refused.data.split(b"\r\n\r\n")[0].lower()
+        assert head.startswith(b"http/1.1 429") and b"retry-after: 5" in head, refused.data
+        refused.close()
+        held.pop().close()
+        deadline = time.monotonic() + ANSWER_SECONDS
+        while True:  # the server notices the closed socket at its next write or read: try until a slot is free
+            again = RawStream(_port(url), path)
+            again.wait_for(b"\r\n\r\n", 30)
+            if again.data.startswith(b"HTTP/1.1 200"):
+                break
+            again.close()
+            assert time.monotonic() < deadline, "the closed stream's slot was never freed"
+            time.sleep(0.2)
+        again.wait_for(b"event: view\n", 30)
+        for s in (*held, again):
+            s.close()
+
+
 def test_half_sent_requests_do_not_stall_the_server(tmp_path):
     """Issue 18: 20 half-sent request headers stalled a 2-worker server (a thread blocked reading each). Here 40
     sockets stall mid-header and 10 mid-body; /healthz, a new game and a command are answered meanwhile."""
