@@ -30,6 +30,7 @@ _REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
 PATTERN = "aegis:game:*"
+FAN_OUT_WAIT = 0.5  # seconds the shared subscription waits for a notice before it looks at who still listens
 
 
 @dataclass(frozen=True)
@@ -239,6 +240,9 @@ class RedisBroker:
         self.redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         self.unpublished = 0  # notices Redis did not take
         self._warned = -WARN_EVERY
+        self._all: set[_AllQueueListener] = set()  # listeners of every game's notices, fed by one subscription
+        self._fanout: _RedisAllListener | None = None
+        self._fanout_lock = threading.Lock()
 
     def publish(self, game_id: str, seq: int, deadline: float | None = None) -> None:
         try:
@@ -259,12 +263,36 @@ class RedisBroker:
             listener.close()
 
     @contextmanager
-    def listen_all(self) -> Iterator[_RedisAllListener]:
-        listener = _RedisAllListener(self.redis)
+    def listen_all(self) -> Iterator[_AllQueueListener]:
+        """Every game's notices. The process's listeners (its deadline keeper, its streams' hub) share one pattern
+        subscription, read by one thread that hands each notice to all of them; it is subscribed before this
+        returns, and closed when the last listener leaves."""
+        listener = _AllQueueListener()
+        with self._fanout_lock:
+            if self._fanout is None:
+                self._fanout = _RedisAllListener(self.redis)
+                threading.Thread(target=self._fan_out, args=(self._fanout,), name="notices", daemon=True).start()
+            self._all.add(listener)
         try:
             yield listener
         finally:
-            listener.close()
+            with self._fanout_lock:
+                self._all.discard(listener)
+
+    def _fan_out(self, source: _RedisAllListener) -> None:
+        try:
+            while True:
+                notices = source.get(timeout=FAN_OUT_WAIT)
+                with self._fanout_lock:  # who listens now: a listener that came while we waited hears these too
+                    if not self._all:
+                        self._fanout = None
+                        return
+                    targets = list(self._all)
+                for notice in notices:
+                    for target in targets:
+                        target.q.put(notice)
+        finally:
+            source.close()
 
     def ping(self) -> bool:
         return bool(self.redis.ping())

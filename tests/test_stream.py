@@ -289,3 +289,32 @@ def test_a_command_on_one_process_reaches_a_stream_held_on_another(postgres_env,
 
         RedisViewStore(redis_url, prefix).clear()
     assert os.path.exists(tmp_path / "api-a.log")
+
+
+def test_every_listener_of_a_process_shares_one_redis_subscription(redis_url):
+    """The deadline keeper and the streams' hub of a process both hear every game's notices: through one pattern
+    subscription (one Redis connection), not one each; both hear every notice; it closes when the last one leaves."""
+    import redis
+
+    from service.broker import RedisBroker
+
+    admin = redis.Redis.from_url(redis_url)
+
+    def pattern_clients() -> int:
+        return sum(1 for c in admin.client_list() if int(c.get("psub", 0)) > 0)
+
+    before = pattern_clients()
+    broker = RedisBroker(redis_url)
+    with broker.listen_all() as keeper, broker.listen_all() as hub:
+        assert pattern_clients() == before + 1
+        broker.publish("g-shared", 7, 12.5)
+        for listener in (keeper, hub):
+            heard: list[Any] = []
+            deadline = time.monotonic() + 10
+            while not any(n.game_id == "g-shared" for n in heard) and time.monotonic() < deadline:
+                heard += listener.get(timeout=0.5)
+            assert [(n.seq, n.deadline) for n in heard if n.game_id == "g-shared"] == [(7, 12.5)]
+    deadline = time.monotonic() + 10
+    while pattern_clients() > before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert pattern_clients() == before, "the shared subscription outlived its last listener"
