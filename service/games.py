@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import secrets
 import threading
 import time
@@ -44,6 +45,7 @@ from service.store_health import WriteHealth
 from service.views import ViewCache
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 SAVE_ATTEMPTS = 8
 TIMEOUT_BOT = "cautious"  # decides for a seat whose clock ran out, and plays an abandoned seat (ruling S3)
 DEFAULT_TIMEOUTS_TO_FORFEIT = 3
@@ -134,11 +136,36 @@ class GameService:
         self._known_seq: LRU[UUID, int] = LRU(self.settings.cache_games)
         self.views = ViewCache(self.settings.cache_views)  # views computed on read, by game version and reader
         self.broker = make_broker(self.settings.redis_url)
+        # the version this process saved last of recent games, while no notice says another process saved since:
+        # a change then starts from the cached game without reading the store (see ``_load``). Only with Redis,
+        # whose notices come from every process; without it another process may save unheard.
+        self._latest: LRU[UUID, int] | None = LRU(self.settings.cache_games) if self.settings.redis_url else None
+        self._stopping = threading.Event()
+        if self._latest is not None:
+            threading.Thread(target=self._hear_others, name="aegis-saves-elsewhere", daemon=True).start()
         # told of every save with the game's next deadline (``deadline_in``): the notices, the deadline keeper, projections
         self.after_save: list[Callable[[Game, float | None], None]] = [self._publish]
 
     def close(self) -> None:
+        self._stopping.set()
         self.store.close()
+
+    def _hear_others(self) -> None:
+        """Forget what this process saved last of a game once a notice says the game moved on elsewhere."""
+        assert self._latest is not None
+        while not self._stopping.is_set():
+            try:
+                with self.broker.listen_all() as listener:
+                    while not self._stopping.is_set():
+                        for notice in listener.get(timeout=1.0):
+                            with contextlib.suppress(ValueError):
+                                game_id = UUID(notice.game_id)
+                                if self._known_seq.get(game_id) != notice.seq:
+                                    self._latest.pop(game_id)
+            except Exception:  # Redis away: the listener outlives it; a stale game only costs a retried save
+                log.warning("listening to other processes' saves failed; listening again", exc_info=True)
+                self._latest.clear()
+                self._stopping.wait(1.0)
 
     # ----- the pipeline -----
 
@@ -159,7 +186,19 @@ class GameService:
                 else:
                     del self._locks[game_id]
 
-    def _load(self, game_id: UUID) -> Game:
+    def _load(self, game_id: UUID, trust_cache: bool = False) -> Game:
+        """The game as stored now: the cached one brought up to date from the store (the library's fast-forward),
+        or with ``trust_cache`` the cached one as it is when this process saved it last and no other process is
+        known to have saved since. A change may trust the cache: were it stale after all, its save would lose the
+        race on the version and be tried again on the game read afresh."""
+        if trust_cache and self._latest is not None:
+            version = self._latest.get(game_id)
+            cache = self.store.repository.cache
+            if version is not None and cache is not None:
+                with contextlib.suppress(KeyError):
+                    cached = cache.get(game_id)
+                    if isinstance(cached, Game) and cached.version == version and not cached.pending_events:
+                        return cached
         try:
             game = self.store.repository.get(game_id)
         except AggregateNotFoundError:
@@ -169,6 +208,8 @@ class GameService:
         return game
 
     def _evict(self, game_id: UUID) -> None:
+        if self._latest is not None:
+            self._latest.pop(game_id)
         cache = self.store.repository.cache
         if cache is not None:
             with contextlib.suppress(KeyError):
@@ -178,7 +219,7 @@ class GameService:
         """Run ``change(game, attempt)`` and save, retrying when another process saved first."""
         with self._lock(game_id):
             for attempt in range(SAVE_ATTEMPTS):
-                game = self._load(game_id)
+                game = self._load(game_id, trust_cache=attempt == 0)
                 try:
                     result = change(game, attempt)
                     if game.finished_seq is not None and game.finished_at is None:
@@ -197,8 +238,12 @@ class GameService:
     def _saved(self, game: Game) -> None:
         if game.status in ("lobby", "active"):
             self._known_seq[game.id] = game.seq
+            if self._latest is not None:
+                self._latest[game.id] = game.version
         else:
             self._known_seq.pop(game.id)
+            if self._latest is not None:
+                self._latest.pop(game.id)
         deadline = self.deadline_in(game)
         for hook in self.after_save:
             hook(game, deadline)
