@@ -161,8 +161,8 @@ def _pg_lock(r: dict[str, Any]) -> list[str]:
         "follow from the samples by Little's law (every save takes the lock once: mean waiters = saves/s x wait, "
         "fraction of time held = saves/s x hold); the saves are counted exactly (distinct transaction ids of the events "
         "stored while sampling). `pg_stat_statements` is not loaded on this server, so the lock's time is not measured "
-        "per statement. \"Granted, not yet running again\": PostgreSQL grants the next waiter the lock as the holder "
-        "lets go, and the waiter needs a CPU to go on; \"idle in transaction\": the insert's ids went back to the "
+        'per statement. "Granted, not yet running again": PostgreSQL grants the next waiter the lock as the holder '
+        'lets go, and the waiter needs a CPU to go on; "idle in transaction": the insert\'s ids went back to the '
         "service and PostgreSQL waits for its `COMMIT`.",
     ]
     u = r.get("unlocked")
