@@ -23,11 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.harness import Service, postgres_schema, projection_worker
-from benchmarks.loadgen import Http, Load, Record, percentile, run_load
+from benchmarks.loadgen import GameBot, Http, Load, Record, percentile, run_load
+from benchmarks.pglock import LockSampler
 
 WORKERS = 4
 LIGHT = 5  # games played one at a time after the load
 THREADS = 8
+UNLOCKED_ENV = {"POSTGRES_ENABLE_DB_FUNCTIONS": "y"}
+UNLOCKED_NOTE = (
+    "POSTGRES_ENABLE_DB_FUNCTIONS=y makes eventsourcing 9.5.6 insert with a stored function that takes no table lock "
+    "(NOTIFY; INSERT ... RETURNING notification_id): notification ids are then issued in insert order but may commit "
+    "out of it, so a reader of the log (the projection worker, the event streams, both reading after their last id) "
+    "can pass over an id that commits later and never see it. Measured here only for what the lock costs; not for use."
+)
 
 
 def _cpu_seconds(pids: list[int]) -> float:
@@ -127,10 +135,21 @@ def _summary(runs: list[Load]) -> dict[str, Any]:
     }
 
 
-def load(games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | None = None) -> dict[str, Any]:
-    """The production setup under load (``run``), then the same load on the embedded defaults (``embedded``:
-    SQLite, the store a first install uses)."""
+def load(
+    games: int = 200, seats: int = 3, workers: int = WORKERS, plot: Path | None = None, unlocked: bool = True
+) -> dict[str, Any]:
+    """The production setup under load (``run``), then, on PostgreSQL and with ``unlocked``, the same without the
+    recorder's table lock (``unlocked``: measured, not safe), then the same load on the embedded defaults
+    (``embedded``: SQLite, the store a first install uses)."""
     result = run(games, seats, workers, plot)
+    if unlocked and result.get("pg_lock"):
+        print(f"  load: the same without the table lock ({', '.join(f'{k}={v}' for k, v in UNLOCKED_ENV.items())})", flush=True)
+        free = run(games, seats, workers, None, lock_free=True)
+        result["unlocked"] = {k: free.get(k) for k in (*EMBEDDED_KEYS, "pg_lock", "server_cpu_s")}
+        result["unlocked"]["note"] = UNLOCKED_NOTE
+        result["unlocked_x_locked_commands_per_s"] = (
+            free["commands_per_s"] / result["commands_per_s"] if result["commands_per_s"] else 0.0
+        )
     print("  load: the same on the embedded defaults (SQLite, views in each API process)", flush=True)
     embedded = run(games, seats, workers, None, production=False)
     result["embedded"] = {k: embedded[k] for k in EMBEDDED_KEYS}
@@ -142,12 +161,18 @@ EMBEDDED_KEYS = (
 )  # fmt: skip
 
 
-def run(games: int, seats: int, workers: int, plot: Path | None, production: bool = True) -> dict[str, Any]:
+def run(
+    games: int, seats: int, workers: int, plot: Path | None, production: bool = True, lock_free: bool = False
+) -> dict[str, Any]:
     """``games`` concurrent games (the load), then ``LIGHT`` games one at a time (no request waits behind
-    another: what a request itself costs)."""
+    another: what a request itself costs). On PostgreSQL the table lock is sampled while the games play;
+    ``lock_free``: with ``UNLOCKED_ENV`` (no table lock)."""
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         env, store, helpers = _setup(stack, tmp, production)
+        postgres = env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
+        if postgres and lock_free:
+            env, store = {**env, **UNLOCKED_ENV}, store + ", no table lock (POSTGRES_ENABLE_DB_FUNCTIONS)"
         service = Service({**env, "AEGIS_REACTION_SECONDS": "0"}, tmp / "serve.log", workers=workers, threads=THREADS)
         service.start()
         stack.callback(service.stop)
@@ -155,7 +180,17 @@ def run(games: int, seats: int, workers: int, plot: Path | None, production: boo
         server_pids = [*helpers, service.proc.pid, *service.worker_pids()] if service.proc else helpers
         server_cpu0, client0 = _cpu_seconds(server_pids), resource.getrusage(resource.RUSAGE_SELF)
         print(f"  load: {games} games of {seats} seats, gunicorn {workers} workers x {THREADS} threads, {store}", flush=True)
-        run = run_load(service.url, games, seats=seats, seed="bench-load", progress=_progress)
+        sampler = LockSampler(env) if postgres else None
+
+        def sample(_bots: list[GameBot]) -> None:
+            if sampler is not None:
+                sampler.start()
+
+        try:
+            run = run_load(service.url, games, seats=seats, seed="bench-load", progress=_progress, before_play=sample)
+        finally:
+            if sampler is not None:
+                sampler.stop()
         client1 = resource.getrusage(resource.RUSAGE_SELF)
         server_cpu = _cpu_seconds(server_pids) - server_cpu0
         client_cpu = (client1.ru_utime - client0.ru_utime) + (client1.ru_stime - client0.ru_stime)
@@ -177,6 +212,7 @@ def run(games: int, seats: int, workers: int, plot: Path | None, production: boo
         "command_p50_x_healthz_p50": main["command_latency"]["p50_ms"] / alone["p50_ms"] if baseline else 0.0,
         "server_cpu_s": server_cpu,
         "bots_cpu_s": client_cpu,
+        "pg_lock": sampler.result() if sampler is not None else None,
     }
     if plot is not None:
         result["plot"] = str(plot)
@@ -253,4 +289,21 @@ def print_load(r: dict[str, Any]) -> None:
             f"  on {e['store']}: {e['finished']} of {e['games']} finished, errors: {e['errors']}, "
             f"{e['commands_per_s']:.0f} commands/s ({e['commands_per_s'] / r['commands_per_s']:.2f}x the above), "
             f"POST /commands p50 {ec['p50_ms']:.1f} ms, p99 {ec['p99_ms']:.1f} ms"
+        )
+    k = r.get("pg_lock")
+    if k:
+        print(
+            f"  table lock ({k['samples']} samples every {k['mean_interval_ms']:.0f} ms, {k['saves']} saves, "
+            f"{k['saves_per_s']:.0f} saves/s): a save waiting in {k['waiting_fraction']:.0%} of samples, waiters mean "
+            f"{k['waiters_mean']:.2f} max {k['waiters_max']}; held {k['held_fraction']:.0%} of the time; per save "
+            f"wait {k['wait_ms_per_save']:.1f} ms, hold {k['hold_ms_per_save']:.1f} ms (wait share "
+            f"{k['wait_share_of_locked_save']:.0%}); the lock passes at most {k['lock_ceiling_saves_per_s']:.0f} saves/s"
+        )
+        print(f"  holder states (fraction of samples): {k['holder_states']}")
+    u = r.get("unlocked")
+    if u:
+        print(
+            f"  without the table lock (not safe, measured only): {u['commands_per_s']:.0f} commands/s "
+            f"({r['unlocked_x_locked_commands_per_s']:.2f}x), POST /commands p50 {u['command_latency']['p50_ms']:.1f} ms, "
+            f"p99 {u['command_latency']['p99_ms']:.1f} ms, {u['finished']} of {u['games']} finished, errors: {u['errors']}"
         )

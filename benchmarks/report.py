@@ -115,7 +115,74 @@ def _load(r: dict[str, Any]) -> list[str]:
             f"({e['commands_per_s'] / r['commands_per_s']:.2f}x the run above); `POST /commands` p50 {ec['p50_ms']:.1f} ms, "
             f"p99 {ec['p99_ms']:.1f} ms; `GET /view` p50 {ev['p50_ms']:.1f} ms, p99 {ev['p99_ms']:.1f} ms.",
         ]
+    lines += _pg_lock(r)
     lines += ["", f"![Latency distribution of the load suite]({PLOT})"]
+    return lines
+
+
+def _pg_lock(r: dict[str, Any]) -> list[str]:
+    """The PostgreSQL recorder's table lock under the load (``benchmarks/pglock.py``), and the same load without it."""
+    k = r.get("pg_lock")
+    if not k:
+        return []
+    states = k["holder_states"]
+    held = k["held_fraction"] or 1.0
+    holder = ", ".join(
+        f"{name} {states.get(key, 0.0) / held:.0%}"
+        for key, name in (
+            ("running", "running"),
+            ("io", "WAL I/O"),
+            ("handoff", "granted, not yet running again"),
+            ("lock", "another lock"),
+            ("client", "waiting for the service mid-statement"),
+            ("idle_in_transaction", "idle in transaction (waiting for the service's COMMIT)"),
+            ("other", "other"),
+        )
+        if states.get(key)
+    )
+    lines = [
+        "",
+        "**The table lock.** Every save takes `LOCK TABLE <events> IN EXCLUSIVE MODE` (eventsourcing's PostgreSQL "
+        "recorder, so that the notification log commits in id order) and holds it to its commit: one save at a time in "
+        f"the whole store. Sampled from the server every {k['interval_ms']:.0f} ms while the {r['games']} games played "
+        f"(`pg_locks` joined to `pg_stat_activity`, this run's table only; {k['samples']} samples, one every "
+        f"{k['mean_interval_ms']:.0f} ms on average; {k['saves']} saves of {k['events']} events, "
+        f"{k['saves_per_s']:.0f} saves/s):",
+        "",
+        "| samples with a save waiting for the lock | waiters mean | waiters max | lock held | wait per save (ms) "
+        "| hold per save (ms) | wait share of a save's time in PostgreSQL | most saves/s the lock passes | of which used |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| **{k['waiting_fraction']:.0%}** | {k['waiters_mean']:.2f} | {k['waiters_max']} | {k['held_fraction']:.0%} "
+        f"| {k['wait_ms_per_save']:.1f} | {k['hold_ms_per_save']:.1f} | **{k['wait_share_of_locked_save']:.0%}** "
+        f"| {k['lock_ceiling_saves_per_s']:.0f} | "
+        f"{k['saves_per_s'] / k['lock_ceiling_saves_per_s'] if k['lock_ceiling_saves_per_s'] else 0:.0%} |",
+        "",
+        f"While held, the holder was: {holder or 'never seen'}. The wait and hold per save, the share and the ceiling "
+        "follow from the samples by Little's law (every save takes the lock once: mean waiters = saves/s x wait, "
+        "fraction of time held = saves/s x hold); the saves are counted exactly (distinct transaction ids of the events "
+        "stored while sampling). `pg_stat_statements` is not loaded on this server, so the lock's time is not measured "
+        'per statement. "Granted, not yet running again": PostgreSQL grants the next waiter the lock as the holder '
+        'lets go, and the waiter needs a CPU to go on; "idle in transaction": the insert\'s ids went back to the '
+        "service and PostgreSQL waits for its `COMMIT`.",
+    ]
+    u = r.get("unlocked")
+    if u:
+        uk = u.get("pg_lock") or {}
+        lines += [
+            "",
+            f"The same load without the table lock (`POSTGRES_ENABLE_DB_FUNCTIONS=y`): **{u['commands_per_s']:.0f} commands/s**, "
+            f"**{r.get('unlocked_x_locked_commands_per_s', 0):.2f}x** the run above; `POST /commands` p50 "
+            f"{u['command_latency']['p50_ms']:.1f} ms, p99 {u['command_latency']['p99_ms']:.1f} ms; {u['finished']} of "
+            f"{u['games']} finished, {u['errors']} errors"
+            + (
+                f"; saves then waited for NOTIFY's commit lock (one per cluster) in {uk['notify_waiting_fraction']:.0%} "
+                f"of samples (against {k['notify_waiting_fraction']:.0%} with the table lock)"
+                if uk
+                else ""
+            )
+            + f"; server CPU {u['server_cpu_s']:.0f} s in {u['play_s']:.0f} s of play (against {r['server_cpu_s']:.0f} s "
+            f"in {r['play_s']:.0f} s with the lock). {u['note']}",
+        ]
     return lines
 
 

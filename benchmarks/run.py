@@ -14,7 +14,8 @@ store: commands per second through the REST API on SQLite and on PostgreSQL, aga
 eventsourcing save of the same events and raw sqlite3 commits of the same bytes (``benchmarks/store.py``).
 
 load: at least 200 concurrent games played by bots over real HTTP against gunicorn with several workers:
-throughput, latency p50/p99/max, errors, against a lone health check (``benchmarks/load.py``).
+throughput, latency p50/p99/max, errors, against a lone health check (``benchmarks/load.py``); on PostgreSQL the
+recorder's table lock sampled while they play (``benchmarks/pglock.py``), and the same load without that lock.
 
 seek (the replay suite): random steps of a finished game of 5,000+ events with checkpoints, against refolding.
 

@@ -153,7 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="all",
         choices=["all", *SUITES],
         help="all (default); engine (decide+evolve); store (the API on SQLite and PostgreSQL against bare saves); "
-        "load (200 concurrent games over HTTP against gunicorn, on PostgreSQL then on SQLite); "
+        "load (200 concurrent games over HTTP against gunicorn, on PostgreSQL with its table lock sampled, again without "
+        "that lock, then on SQLite); "
         "projections (lag and rebuild; PostgreSQL and Redis); "
         "seek (replay steps of a long game); "
         "streams (bots playing with and without 2,000 open event streams: command p99 ratio, every event delivered); "

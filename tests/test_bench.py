@@ -38,6 +38,7 @@ def test_store_and_load_suites_measure_against_their_baselines_and_write_the_pag
     embedded = loaded["embedded"]  # the same load on the embedded default store
     assert embedded["store"].startswith("SQLite") and embedded["errors"] == 0 and embedded["finished"] == 4
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    _lock_figures_are_sane(loaded)
 
     results = {
         "store": {**stored, "machine": machine(), "at": "now", "seconds": 1.0},
@@ -48,6 +49,24 @@ def test_store_and_load_suites_measure_against_their_baselines_and_write_the_pag
     assert [p.name for p in written] == ["performance.md", "load-latency.png"]
     assert "| postgres |" in page and "errors**" in page and "![Latency distribution" in page
     assert json.dumps(machine()["cpus"]) in page
+    assert "**The table lock.**" in page and "The same load without the table lock" in page
+
+
+def _lock_figures_are_sane(loaded: dict) -> None:
+    """The table lock was sampled on this run's own table while the games played, every save counted; the figures
+    are fractions, counts and non-negative times, consistent with each other (their values are never asserted)."""
+    lock = loaded["pg_lock"]
+    assert lock["table"].endswith("_events") and lock["sample_errors"] == [] and lock["samples"] > 0
+    assert lock["saves"] > 0 and lock["events"] >= lock["saves"]  # a save stores one event or more, in one transaction
+    assert 0 <= lock["waiting_fraction"] <= 1 and 0 <= lock["held_fraction"] <= 1 and 0 <= lock["wait_share_of_locked_save"] <= 1
+    assert 0 <= lock["waiters_mean"] <= lock["waiters_max"]
+    assert sum(lock["waiters_histogram"].values()) == lock["samples"]
+    assert abs(sum(lock["holder_states"].values()) - lock["held_fraction"]) < 1e-9
+    assert lock["wait_ms_per_save"] >= 0 and lock["hold_ms_per_save"] >= 0 and lock["lock_ceiling_saves_per_s"] >= 0
+    unlocked = loaded["unlocked"]  # the same load with the library's lock-free insert function: no table lock taken
+    assert unlocked["errors"] == 0 and unlocked["finished"] == 4 and "POSTGRES_ENABLE_DB_FUNCTIONS" in unlocked["store"]
+    assert unlocked["pg_lock"]["saves"] > 0 and unlocked["pg_lock"]["held_fraction"] == 0 == unlocked["pg_lock"]["waiters_max"]
+    assert loaded["unlocked_x_locked_commands_per_s"] > 0 and "not for use" in unlocked["note"]
 
 
 def test_prompts_suite_reports_view_sizes_and_options_against_the_commands_they_stand_for():
