@@ -77,6 +77,13 @@ def waiting(s: GameState) -> list[Need]:
     return needs
 
 
+def awaits(s: GameState, seat: int, kind: str) -> bool:
+    """Is ``seat`` asked for a decision of ``kind`` now (``Need(seat, kind) in waiting(s)``, without the copy)?"""
+    asked = s.asked_at
+    needs = asked[1] if asked is not None and asked[0] == s.seq else waiting(s)
+    return any(need.seat == seat and need.kind == kind for need in needs)
+
+
 def step(ctx: Ctx) -> bool:
     """Emit the next automatic event(s). False when nothing can happen without a decision; then ``ctx.asked``
     says which decisions the game waits for (``ctx.wait``)."""

@@ -162,6 +162,31 @@ def _multisets(values: list[Any], k: int) -> Iterator[tuple[Any, ...]]:
 ENVELOPE = ("type", "seat", "at")  # fields every command may carry besides its own
 
 
+def _has(command: dict[str, Any], own: dict[str, Any]) -> bool:
+    """Does ``command`` carry every field of ``own``, each the same value of the same type?"""
+    for name, value in own.items():
+        if name not in command:
+            return False
+        given = command[name]
+        if given is not value and not _same(given, value):
+            return False
+    return True
+
+
+def fits(command: dict[str, Any], own: dict[str, Any]) -> bool:
+    """Is ``command`` the complete command ``own`` (an option's ``command``, with no params)? Every field of
+    ``own``, the same value of the same type, and besides them only the envelope's fields. This is what a
+    complete option accepts; a decision kind's ``accepts`` matches a command against the option its prompt would
+    list with it, without building the prompt."""
+    if not _has(command, own):
+        return False
+    if len(command) > len(own):
+        for name in command:
+            if name not in own and name not in ENVELOPE:
+                return False
+    return True
+
+
 class Option(NamedTuple):
     """One legal answer, or a family of them: a label for people, a command, and the parameters left to pick.
 
@@ -186,14 +211,12 @@ class Option(NamedTuple):
 
     def accepts(self, command: dict[str, Any]) -> bool:
         """Is ``command`` one of the commands this option stands for?"""
-        own = self.command
-        for name, value in own.items():
-            if name not in command:
-                return False
-            given = command[name]
-            if given is not value and not _same(given, value):
-                return False
         params = self.params
+        if not params:
+            return fits(command, self.command)
+        own = self.command
+        if not _has(command, own):
+            return False
         if len(command) > len(own):  # a field beyond the option's own: only a param's or the envelope's
             names = {p.name for p in params}
             for name in command:
