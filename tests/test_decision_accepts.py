@@ -82,6 +82,8 @@ def candidates(state: GameState, kind: DecisionKind, rng: random.Random, limit: 
                 pool[name].append(value)
     for name in [*kind.fields, *kind.optional]:
         pool.setdefault(name, []).extend([None, "nope", 1, True])
+        if kind.optional.get(name, kind.fields.get(name)) is int:  # every seat, and none
+            pool[name].extend(range(-1, state.seats + 1))
     out = list(offered)
     for command in offered:
         for seat in range(state.seats):
@@ -100,12 +102,13 @@ def candidates(state: GameState, kind: DecisionKind, rng: random.Random, limit: 
     return out[: max(limit, len(offered))]
 
 
-def check_state(state: GameState, rng: random.Random) -> int:
-    """Check every fast kind at this state; the number of commands checked."""
+def check_state(state: GameState, rng: random.Random, limit: int = 40) -> int:
+    """Check every fast kind at this state (``limit``: commands per kind at most, besides the offered ones); the
+    number of commands checked."""
     checked = 0
     for kind in FAST:
         assert kind.accepts is not None
-        for command in candidates(state, kind, rng):
+        for command in candidates(state, kind, rng, limit):
             seat = command.get("seat")
             try:  # accepts sees what check sees: a normalized command of its kind, its fields checked
                 normal = normalize(command)
@@ -202,4 +205,7 @@ def test_accepts_agrees_on_rigged_declarations_with_items_treaty_and_sanctions_i
     for rig in rigs:
         t = Table(4, rig=rig)
         assert awaits(t.state, 0, "declare")
-        assert check_state(t.state, random.Random(3)) > 0
+        assert check_state(t.state, random.Random(3), limit=10_000) > 0
+        t.play({"type": "resign", "seat": 2})  # an eliminated player: no target, recipient or slot any more (S2)
+        assert t.state.players[2].eliminated and awaits(t.state, 0, "declare")
+        assert check_state(t.state, random.Random(4), limit=10_000) > 0

@@ -5,7 +5,7 @@ Rules: R28, R38-R54, R61, R73, R109-R110 and RULINGS "Actions" (A6, A14-A21).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from domain.everaegis import events as ev
@@ -23,7 +23,7 @@ from domain.everaegis.reactive import thwart_step
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState, Player
 from domain.everaegis.war import war_step
-from domain.everaegis.war_bans import war_targets
+from domain.everaegis.war_bans import is_war_target, war_targets
 from domain.kernel.decisions import DecisionKind
 from domain.kernel.prompts import Choice, Option, Param, Prompt, fits, one_of, some_of
 
@@ -105,8 +105,11 @@ def _declare_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
     bare = _declare(seat, action)
     if way in ("sanctioned", "plain", "simple"):
         return fits(cmd, bare)
-    if way == "war":
-        return fits(cmd, bare, ("target",)) and one_of(cmd["target"], _war_targets(s, seat))
+    if way == "war":  # one_of(target, _war_targets(...)), without working out the other targets
+        target = cmd.get("target")
+        if not fits(cmd, bare, ("target",)) or type(target) is not int or s.players[seat].soldiers < 1:  # R77
+            return False
+        return is_war_target(s, seat, target)
     partner = s.partner(seat)
     remaining = s.remaining()
     if way == "temple":
@@ -117,21 +120,26 @@ def _declare_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
             for _, to, cards in _temple_sources(s, partner, remaining)
         )
     if way == "mason":
-        pieces, refs, to = _mason_sources(s, partner, remaining)
         if "discard" in cmd:
             if fits(cmd, _declare(seat, action, discard=[])):
                 return True
+            pieces, refs = _mason_pieces(s, partner)
             if refs and fits(cmd, bare, ("discard",)) and some_of(cmd["discard"], refs, 1, 2):
                 return True
             return any(fits(cmd, _declare(seat, action, discard=[r, r])) for r in refs if pieces.count(r) > 1)
+        to = _wall_receivers(s, partner, remaining)
         return bool(to) and fits(cmd, bare, ("give_wall",)) and one_of(cmd["give_wall"], to)
     if way == "library":
         slots, to = _library_sources(s, seat, partner, remaining)
         if "sanctions" in cmd:
-            values = [{"seat": p, "action": a} for p, a in slots]
-            if len(values) == 1:
-                return fits(cmd, _declare(seat, action, sanctions=values))
-            return len(values) > 1 and fits(cmd, bare, ("sanctions",)) and some_of(cmd["sanctions"], values, 2, 2)
+            if len(slots) == 1:
+                return fits(cmd, _declare(seat, action, sanctions=[{"seat": slots[0][0], "action": slots[0][1]}]))
+            if len(slots) < 2 or not fits(cmd, bare, ("sanctions",)) or not isinstance(cmd["sanctions"], list):
+                return False
+            # the parameter's choices, but only those the picks could be (a pick is one of them only if equal to it)
+            picked = [(v.get("seat"), v.get("action")) for v in cmd["sanctions"] if type(v) is dict]
+            values = [{"seat": p, "action": a} for p, a in slots if (p, a) in picked]
+            return some_of(cmd["sanctions"], values, 2, 2)
         return bool(to) and fits(cmd, bare, ("treaty",)) and one_of(cmd["treaty"], to)
     if way == "leader":
         return any(o.accepts(cmd) for o in declarations(s, seat, action))
@@ -147,10 +155,9 @@ def _plain_label(s: GameState, seat: int, name: str) -> str:
     return f"{name} ({s.players[seat].leader}: its text is not printed in the rulebook, so it has no effect; A54)"
 
 
-def _temple_sources(s: GameState, partner: int | None, remaining: list[int]) -> list[tuple[Player, list[int], list[Card]]]:
+def _temple_sources(s: GameState, partner: int | None, remaining: list[int]) -> Iterator[tuple[Player, list[int], list[Card]]]:
     """R46, A19, A32: per holder of revealed cards (eliminated players' too, but never the declarer's partner, nor
     under Vengeance an eliminated player, R159): who may receive one of them (never that holder), and the cards."""
-    out = []
     recipients = [r for r in remaining if r != partner]
     vengeance = s.config.option("vengeance")
     for owner in s.players:
@@ -159,8 +166,7 @@ def _temple_sources(s: GameState, partner: int | None, remaining: list[int]) -> 
         to = [r for r in recipients if r != owner.seat]
         cards = [c for c in owner.cards if c.revealed]
         if to and cards:
-            out.append((owner, to, cards))
-    return out
+            yield owner, to, cards
 
 
 def _temple_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
@@ -174,18 +180,24 @@ def _temple_options(s: GameState, seat: int, partner: int | None, remaining: lis
     return out
 
 
-def _mason_sources(s: GameState, partner: int | None, remaining: list[int]) -> tuple[list[str], list[str], list[int]]:
-    """RULINGS (A18): the item pieces in play that may be discarded (never the partner's, R107), their references,
-    and who may be given the WALL (nobody when the partner holds it)."""
+def _mason_pieces(s: GameState, partner: int | None) -> tuple[list[str], list[str]]:
+    """RULINGS (A18): the item pieces in play that may be discarded (never the partner's, R107), and their
+    references."""
     pieces = sorted(ref for ref, holder in items_in_play(s) if holder != partner)
-    wall_with_partner = partner is not None and s.wall == partner  # R107: the partner cannot be affected
-    to = [] if wall_with_partner else [r for r in remaining if r != s.wall and r != partner]
-    return pieces, sorted(set(pieces)), to
+    return pieces, sorted(set(pieces))
+
+
+def _wall_receivers(s: GameState, partner: int | None, remaining: list[int]) -> list[int]:
+    """Who may be given the WALL: nobody when the partner holds it (R107: the partner cannot be affected)."""
+    if partner is not None and s.wall == partner:
+        return []
+    return [r for r in remaining if r != s.wall and r != partner]
 
 
 def _mason_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
     """RULINGS (A18): discard up to 2 ITEMS in play, or give the WALL to any player."""
-    pieces, refs, to = _mason_sources(s, partner, remaining)
+    pieces, refs = _mason_pieces(s, partner)
+    to = _wall_receivers(s, partner, remaining)
     out = [Option("Mason: discard nothing", _declare(seat, "mason", discard=[]), "mason")]
     if refs:
         choices = tuple(Choice(item_label(s, r), r) for r in refs)
