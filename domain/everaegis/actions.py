@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from domain.everaegis import events as ev
-from domain.everaegis.cards import card_choices, card_options, discard_card, own_card, remove_token
+from domain.everaegis.cards import card_accepts, card_choices, card_options, discard_card, own_card, remove_token
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effect_plans import plans
@@ -482,6 +482,9 @@ def _discard_kind(
     def offer(s: GameState, seat: int) -> Prompt:
         return Prompt(seat, kind, f"{s.players[seat].name}: {asked}", card_options(seat, choices(s), "Discard", kind))
 
+    def accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
+        return card_accepts(seat, choices(s), kind, cmd)
+
     def apply(ctx: Ctx, cmd: dict[str, Any]) -> None:
         discard_card(ctx, cmd["seat"], own_card(ctx.state, cmd["seat"], cmd["card"]), reason)
 
@@ -496,6 +499,7 @@ def _discard_kind(
         docs={"card": {"description": "the id of one of your unrevealed cards"}},
         summary=summary,
         offer=offer,
+        accepts=accepts,
         apply=apply,
         mob=mob,
         aliases=("discard",),

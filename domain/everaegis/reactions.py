@@ -11,7 +11,7 @@ from typing import Any
 from domain.everaegis import events as ev
 from domain.everaegis import reactive
 from domain.everaegis.actions import describe_plan
-from domain.everaegis.cards import card_options, own_card, place_token, reveal
+from domain.everaegis.cards import card_accepts, card_options, own_card, place_token, reveal
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effect_plans import affected_by
@@ -395,6 +395,7 @@ PROVE = DecisionKind(
     docs={"card": {"description": "the id of the unrevealed card you reveal"}},
     summary="your claim was called: reveal a card to prove it",
     offer=_prove_prompt,
+    accepts=lambda s, seat, cmd: card_accepts(seat, proof_choices(s), "prove", cmd),
     apply=lambda ctx, cmd: prove(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
     mob=lambda ctx, mob: prove(ctx, mob_card(ctx, mob, proof_choices(ctx.state))),
     aliases=("reveal",),
@@ -407,6 +408,7 @@ PAY = DecisionKind(
     docs={"card": {"description": "the id of the unrevealed card you reveal"}},
     summary="pay the penalty of a lost challenge: reveal one of your cards",
     offer=_pay_prompt,
+    accepts=lambda s, seat, cmd: card_accepts(seat, penalty_choices(s), "pay", cmd),
     apply=lambda ctx, cmd: pay(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
     mob=lambda ctx, mob: pay(ctx, mob_card(ctx, mob, penalty_choices(ctx.state))),
     aliases=("reveal",),
