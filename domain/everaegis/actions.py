@@ -5,11 +5,11 @@ Rules: R28, R38-R54, R61, R73, R109-R110 and RULINGS "Actions" (A6, A14-A21).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from domain.everaegis import events as ev
-from domain.everaegis.cards import card_choices, card_options, discard_card, own_card, remove_token
+from domain.everaegis.cards import card_accepts, card_choices, card_options, discard_card, own_card, remove_token
 from domain.everaegis.catalog import ACTIONS, CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effect_plans import plans
@@ -21,11 +21,11 @@ from domain.everaegis.mob import pick_objects
 from domain.everaegis.mob_play import NOTHING, idle, mob_declare
 from domain.everaegis.reactive import thwart_step
 from domain.everaegis.soldiers import change_soldiers
-from domain.everaegis.state import Card, GameState
+from domain.everaegis.state import Card, GameState, Player
 from domain.everaegis.war import war_step
-from domain.everaegis.war_bans import war_targets
+from domain.everaegis.war_bans import is_war_target, war_targets
 from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Choice, Option, Param, Prompt
+from domain.kernel.prompts import Choice, Option, Param, Prompt, fits, one_of, some_of
 
 RECRUIT_SOLDIERS = 2  # R44
 TREASURY_SOLDIERS = 5  # R49
@@ -39,43 +39,111 @@ def _declare(seat: int, action: str, **plan: Any) -> dict[str, Any]:
     return {"type": "declare", "seat": seat, "action": action, **plan}
 
 
+def _way(s: GameState, seat: int, action: str) -> str:
+    """How ``seat`` may declare ``action`` now, the one source of its options and of ``_declare_accepts``:
+    "sanctioned", "barred" (not at all), "plain" (a leader's unprinted text), "leader" (its text's choices),
+    "simple" (no plan), or the action itself (war, temple, mason, library: a plan to pick)."""
+    if action in s.players[seat].sanctions:
+        return "sanctioned"  # R109, A20: the slot is replaced by the SANCTION's text; not a claim (A17)
+    claim = CATALOG.action(action).claim
+    if claim is not None and not s.may_bluff(seat) and not s.holds(seat, claim):
+        return "barred"  # R167 Solo: no bluffing; only actions of buildings held unrevealed
+    if s.plain_action(seat, action):
+        return "plain"
+    if action in ("laboratory", "library") and s.leader_effect(seat, action) is not None:
+        return "leader"  # the leader's own text, every choice declared (RULINGS)
+    if action in ("recruit", "treasury", "barracks", "laboratory"):
+        return "simple"
+    return action
+
+
+def _war_targets(s: GameState, seat: int) -> list[int]:
+    """Who ``seat`` may war on: nobody without a soldier (R77); else the TREATY, allies, the Chapel, the TORCH,
+    TARGET and EFFIGY decide (war_bans)."""
+    return war_targets(s, seat) if s.players[seat].soldiers >= 1 else []
+
+
 def declarations(s: GameState, seat: int, only: str | None = None) -> list[Option]:
     """Every legal declaration for ``seat`` in its Action Phase (``only``: one action's options), compact:
     an action whose plan picks a player, a card or SANCTION slots is one option with parameters."""
     out: list[Option] = []
-    me = s.players[seat]
     partner = s.partner(seat)
     remaining = s.remaining()
     for action in ACTIONS if only is None else (only,):
         spec = CATALOG.action(action)
-        if action in me.sanctions:
-            # R109, A20: the slot is replaced by the SANCTION's text; not a claim (A17)
+        way = _way(s, seat, action)
+        if way == "sanctioned":
             out.append(Option(f"{spec.name} (SANCTIONED: discard an unrevealed card)", _declare(seat, action), action))
-            continue
-        if spec.claim is not None and not s.may_bluff(seat) and not s.holds(seat, spec.claim):
-            continue  # R167 Solo: no bluffing; only actions of buildings held unrevealed
-        leader_effect = s.leader_effect(seat, action) if action in ("laboratory", "library") else None
-        if s.plain_action(seat, action):
+        elif way == "plain":
             out.append(Option(_plain_label(s, seat, spec.name), _declare(seat, action), action))
-        elif leader_effect is not None:  # the leader's own text, every choice declared (RULINGS)
+        elif way == "leader":
+            leader_effect = s.leader_effect(seat, action)
+            assert leader_effect is not None
             source = leader_source(s, seat, action)
             for choices, label in plans(s, seat, source, leader_effect["steps"]):
                 out.append(Option(f"{spec.name}: {label}", _declare(seat, action, choices=choices), action))
-        elif action in ("recruit", "treasury", "barracks", "laboratory"):
+        elif way == "simple":
             out.append(Option(spec.name, _declare(seat, action), action))
-        elif action == "war":
-            if me.soldiers < 1:  # R77
-                continue
-            targets = war_targets(s, seat)  # the TREATY, allies, the Chapel, the TORCH, TARGET and EFFIGY (war_bans)
+        elif way == "war":
+            targets = _war_targets(s, seat)
             if targets:
                 out.append(Option("War on", _declare(seat, action), action, (players_param(s, "target", targets),)))
-        elif action == "temple":
+        elif way == "temple":
             out.extend(_temple_options(s, seat, partner, remaining))
-        elif action == "mason":
+        elif way == "mason":
             out.extend(_mason_options(s, seat, partner, remaining))
-        elif action == "library":
+        elif way == "library":
             out.extend(_library_options(s, seat, partner, remaining))
     return out
+
+
+def _declare_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
+    """Would the declaration prompt accept ``cmd``? Matched as the options of its action would match it (from the
+    same ``_way`` and the same candidates), without building them and their labels."""
+    action = cmd["action"]
+    way = _way(s, seat, action)
+    bare = _declare(seat, action)
+    if way in ("sanctioned", "plain", "simple"):
+        return fits(cmd, bare)
+    if way == "war":  # one_of(target, _war_targets(...)), without working out the other targets
+        target = cmd.get("target")
+        if not fits(cmd, bare, ("target",)) or type(target) is not int or s.players[seat].soldiers < 1:  # R77
+            return False
+        return is_war_target(s, seat, target)
+    partner = s.partner(seat)
+    remaining = s.remaining()
+    if way == "temple":
+        if not fits(cmd, bare, ("card", "recipient")):
+            return False
+        return any(
+            one_of(cmd["card"], [c.id for c in cards]) and one_of(cmd["recipient"], to)
+            for _, to, cards in _temple_sources(s, partner, remaining)
+        )
+    if way == "mason":
+        if "discard" in cmd:
+            if fits(cmd, _declare(seat, action, discard=[])):
+                return True
+            pieces, refs = _mason_pieces(s, partner)
+            if refs and fits(cmd, bare, ("discard",)) and some_of(cmd["discard"], refs, 1, 2):
+                return True
+            return any(fits(cmd, _declare(seat, action, discard=[r, r])) for r in refs if pieces.count(r) > 1)
+        to = _wall_receivers(s, partner, remaining)
+        return bool(to) and fits(cmd, bare, ("give_wall",)) and one_of(cmd["give_wall"], to)
+    if way == "library":
+        slots, to = _library_sources(s, seat, partner, remaining)
+        if "sanctions" in cmd:
+            if len(slots) == 1:
+                return fits(cmd, _declare(seat, action, sanctions=[{"seat": slots[0][0], "action": slots[0][1]}]))
+            if len(slots) < 2 or not fits(cmd, bare, ("sanctions",)) or not isinstance(cmd["sanctions"], list):
+                return False
+            # the parameter's choices, but only those the picks could be (a pick is one of them only if equal to it)
+            picked = [(v.get("seat"), v.get("action")) for v in cmd["sanctions"] if type(v) is dict]
+            values = [{"seat": p, "action": a} for p, a in slots if (p, a) in picked]
+            return some_of(cmd["sanctions"], values, 2, 2)
+        return bool(to) and fits(cmd, bare, ("treaty",)) and one_of(cmd["treaty"], to)
+    if way == "leader":
+        return any(o.accepts(cmd) for o in declarations(s, seat, action))
+    return False  # barred
 
 
 def players_param(s: GameState, name: str, seats: list[int], words: str = "") -> Param:
@@ -87,29 +155,50 @@ def _plain_label(s: GameState, seat: int, name: str) -> str:
     return f"{name} ({s.players[seat].leader}: its text is not printed in the rulebook, so it has no effect; A54)"
 
 
-def _temple_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
-    """R46, A19, A32: give any revealed card possessed by any player (eliminated players' too) to any player:
-    one option per holder of revealed cards, the card and the recipient (never that holder) to pick.
-    Under Vengeance nothing is taken from an eliminated player (R159)."""
-    out = []
+def _temple_sources(s: GameState, partner: int | None, remaining: list[int]) -> Iterator[tuple[Player, list[int], list[Card]]]:
+    """R46, A19, A32: per holder of revealed cards (eliminated players' too, but never the declarer's partner, nor
+    under Vengeance an eliminated player, R159): who may receive one of them (never that holder), and the cards."""
     recipients = [r for r in remaining if r != partner]
     vengeance = s.config.option("vengeance")
     for owner in s.players:
         if owner.seat == partner or (vengeance and owner.eliminated):
             continue
         to = [r for r in recipients if r != owner.seat]
-        cards = tuple(Choice(f"{owner.name}'s revealed {c.name} ({c.id})", c.id) for c in owner.cards if c.revealed)
+        cards = [c for c in owner.cards if c.revealed]
         if to and cards:
-            params = (Param("card", cards), players_param(s, "recipient", to, "to "))
-            out.append(Option("Temple: give", _declare(seat, "temple"), "temple", params))
+            yield owner, to, cards
+
+
+def _temple_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
+    """Give any revealed card possessed by any player to any player: one option per holder of revealed cards,
+    the card and the recipient (never that holder) to pick."""
+    out = []
+    for owner, to, revealed in _temple_sources(s, partner, remaining):
+        cards = tuple(Choice(f"{owner.name}'s revealed {c.name} ({c.id})", c.id) for c in revealed)
+        params = (Param("card", cards), players_param(s, "recipient", to, "to "))
+        out.append(Option("Temple: give", _declare(seat, "temple"), "temple", params))
     return out
+
+
+def _mason_pieces(s: GameState, partner: int | None) -> tuple[list[str], list[str]]:
+    """RULINGS (A18): the item pieces in play that may be discarded (never the partner's, R107), and their
+    references."""
+    pieces = sorted(ref for ref, holder in items_in_play(s) if holder != partner)
+    return pieces, sorted(set(pieces))
+
+
+def _wall_receivers(s: GameState, partner: int | None, remaining: list[int]) -> list[int]:
+    """Who may be given the WALL: nobody when the partner holds it (R107: the partner cannot be affected)."""
+    if partner is not None and s.wall == partner:
+        return []
+    return [r for r in remaining if r != s.wall and r != partner]
 
 
 def _mason_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
     """RULINGS (A18): discard up to 2 ITEMS in play, or give the WALL to any player."""
-    pieces = sorted(ref for ref, holder in items_in_play(s) if holder != partner)
+    pieces, refs = _mason_pieces(s, partner)
+    to = _wall_receivers(s, partner, remaining)
     out = [Option("Mason: discard nothing", _declare(seat, "mason", discard=[]), "mason")]
-    refs = sorted(set(pieces))
     if refs:
         choices = tuple(Choice(item_label(s, r), r) for r in refs)
         out.append(Option("Mason: discard", _declare(seat, "mason"), "mason", (Param("discard", choices, 1, 2),)))
@@ -118,18 +207,26 @@ def _mason_options(s: GameState, seat: int, partner: int | None, remaining: list
         if pieces.count(ref) > 1:
             label = f"Mason: discard {item_label(s, ref)} and {item_label(s, ref)}"
             out.append(Option(label, _declare(seat, "mason", discard=[ref, ref]), "mason"))
-    wall_with_partner = partner is not None and s.wall == partner  # R107: the partner cannot be affected
-    to = [r for r in remaining if r != s.wall and r != partner]
-    if to and not wall_with_partner:
+    if to:
         out.append(Option("Mason: give the WALL to", _declare(seat, "mason"), "mason", (players_param(s, "give_wall", to),)))
     return out
 
 
-def _library_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
-    """R53, A21: 2 SANCTIONS on 2 unsanctioned actions of 1 or 2 players (any 2 such slots), or give a player
-    the TREATY."""
-    out = []
+def _library_sources(
+    s: GameState, seat: int, partner: int | None, remaining: list[int]
+) -> tuple[list[tuple[int, str]], list[int]]:
+    """R53, A21: the unsanctioned action slots that may take a SANCTION (never the partner's), and who may be
+    given the TREATY (nobody when it would be taken from the declarer's own partner, R107)."""
     slots = [(p, a) for p in remaining if p != partner for a in ACTIONS if a not in s.players[p].sanctions]
+    if partner is not None and s.treaty == partner:
+        return slots, []
+    return slots, [r for r in remaining if r != seat and r != s.treaty and r != partner]
+
+
+def _library_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
+    """2 SANCTIONS on 2 unsanctioned actions of 1 or 2 players (any 2 such slots), or give a player the TREATY."""
+    out = []
+    slots, to = _library_sources(s, seat, partner, remaining)
     if slots:
         names = [p.name for p in s.players]
         choices = tuple(Choice(f"{names[p]}'s {a.title()}", {"seat": p, "action": a}) for p, a in slots)
@@ -138,9 +235,6 @@ def _library_options(s: GameState, seat: int, partner: int | None, remaining: li
             out.append(Option(f"Library: SANCTION {label}", _declare(seat, "library", sanctions=[slot]), "library"))
         else:
             out.append(Option("Library: SANCTION", _declare(seat, "library"), "library", (Param("sanctions", choices, 2, 2),)))
-    if partner is not None and s.treaty == partner:
-        return out  # R107: the TREATY would be taken from the declarer's own partner
-    to = [r for r in remaining if r != seat and r != s.treaty and r != partner]
     if to:
         out.append(Option("Library: give the TREATY to", _declare(seat, "library"), "library", (players_param(s, "treaty", to),)))
     return out
@@ -388,6 +482,9 @@ def _discard_kind(
     def offer(s: GameState, seat: int) -> Prompt:
         return Prompt(seat, kind, f"{s.players[seat].name}: {asked}", card_options(seat, choices(s), "Discard", kind))
 
+    def accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
+        return card_accepts(seat, choices(s), kind, cmd)
+
     def apply(ctx: Ctx, cmd: dict[str, Any]) -> None:
         discard_card(ctx, cmd["seat"], own_card(ctx.state, cmd["seat"], cmd["card"]), reason)
 
@@ -402,6 +499,7 @@ def _discard_kind(
         docs={"card": {"description": "the id of one of your unrevealed cards"}},
         summary=summary,
         offer=offer,
+        accepts=accepts,
         apply=apply,
         mob=mob,
         aliases=("discard",),
@@ -458,6 +556,7 @@ DECLARE = DecisionKind(
     },
     summary="declare your action, with its whole plan",
     offer=declaration_prompt,
+    accepts=_declare_accepts,
     apply=lambda ctx, cmd: start_action(ctx, cmd["seat"], cmd),
     mob=mob_declare,
 )

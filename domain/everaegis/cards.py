@@ -10,7 +10,7 @@ from domain.everaegis.context import Ctx
 from domain.everaegis.mob import pick_object
 from domain.everaegis.state import Card, GameState
 from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Choice, Option, Prompt
+from domain.kernel.prompts import Choice, Option, Prompt, fits
 
 ESTATES_TO_DECK = 8  # R35 (E2 derived), A29
 
@@ -141,7 +141,17 @@ def card_choices(cards: list[Card]) -> tuple[Choice, ...]:
 
 def card_options(seat: int, cards: list[Card], verb: str, kind: str) -> tuple[Option, ...]:
     """One complete option per card: ``{"type": kind, "seat": seat, "card": id}``."""
-    return tuple(Option(f"{verb} {card_label(c)}", {"type": kind, "seat": seat, "card": c.id}, kind) for c in cards)
+    return tuple(Option(f"{verb} {card_label(c)}", _card_command(seat, c, kind), kind) for c in cards)
+
+
+def card_accepts(seat: int, cards: list[Card], kind: str, cmd: dict[str, Any]) -> bool:
+    """Would ``card_options(seat, cards, ..., kind)`` accept ``cmd``? (A kind's ``accepts``, from the same cards.)"""
+    card = cmd["card"]
+    return any(c.id == card and fits(cmd, _card_command(seat, c, kind)) for c in cards)
+
+
+def _card_command(seat: int, card: Card, kind: str) -> dict[str, Any]:
+    return {"type": kind, "seat": seat, "card": card.id}
 
 
 def own_card(s: GameState, seat: int, card_id: str) -> Card:

@@ -3,7 +3,7 @@ and the clock reading the service passed with the command (``None`` in pure simu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain.everaegis.evolve import apply
 from domain.everaegis.state import GameState
@@ -11,9 +11,9 @@ from domain.kernel.events import Event
 from domain.kernel.rng import SeededRng
 
 
-@dataclass(frozen=True)
-class Need:
-    """A decision the game waits for: ``seat`` is asked for a decision of ``kind`` (a decision kind)."""
+class Need(NamedTuple):
+    """A decision the game waits for: ``seat`` is asked for a decision of ``kind`` (a decision kind). A named
+    tuple: the flow makes one for every seat it waits for, after every command."""
 
     seat: int
     kind: str

@@ -21,7 +21,7 @@ from domain.everaegis.context import Ctx
 from domain.everaegis.decisions import DECISIONS
 from domain.everaegis.diagnose import diagnose
 from domain.everaegis.evolve import apply, initial_state
-from domain.everaegis.flow import Need, advance, waiting
+from domain.everaegis.flow import Need, advance, awaits, waiting
 from domain.everaegis.prompts import prompts
 from domain.everaegis.rig import rigged_setup
 from domain.everaegis.rig import validate as validate_rig
@@ -175,6 +175,9 @@ def check(state: GameState, cmd: dict[str, Any]) -> tuple[DecisionKind, dict[str
         _check_fields(kind, cmd)
         if kind.handle is not None:  # a command that answers no prompt (resign, timeout, the closing of a window)
             return kind, cmd
+        accepts = kind.accepts
+        if accepts is not None and (kind.free or awaits(state, cmd["seat"], kind.kind)) and accepts(state, cmd["seat"], cmd):
+            return kind, cmd  # what its prompt would accept, without building the prompt; a refusal is the prompts'
         only = cmd["action"] if kind.kind == "declare" else None
         for prompt in prompts(state, cmd["seat"], only, {kind.kind}):
             if prompt.accepts(cmd):

@@ -77,6 +77,13 @@ def waiting(s: GameState) -> list[Need]:
     return needs
 
 
+def awaits(s: GameState, seat: int, kind: str) -> bool:
+    """Is ``seat`` asked for a decision of ``kind`` now (``Need(seat, kind) in waiting(s)``, without the copy)?"""
+    asked = s.asked_at
+    needs = asked[1] if asked is not None and asked[0] == s.seq else waiting(s)
+    return Need(seat, kind) in needs
+
+
 def step(ctx: Ctx) -> bool:
     """Emit the next automatic event(s). False when nothing can happen without a decision; then ``ctx.asked``
     says which decisions the game waits for (``ctx.wait``)."""
@@ -168,8 +175,9 @@ def action_step(ctx: Ctx) -> bool:
             ctx.emit(ev.ActionResolving(seat=act.declarer, action=act.action))
         return True
     if s.window is not None:
-        if s.window.waiting_for:
-            return ctx.wait(*(Need(seat, "react") for seat in s.window.waiting_for))
+        waiting_for = s.window.waiting_for
+        if waiting_for:
+            return ctx.wait(*[Need(seat, "react") for seat in waiting_for])
         close_window(ctx, s.window.closing or "answers")
         return True
     if act.stage == "guards":

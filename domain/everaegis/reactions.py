@@ -5,12 +5,13 @@ Rules: R38-R39, R55-R72, A1-A4, A10-A13, A16 and RULINGS "The reaction protocol"
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from domain.everaegis import events as ev
 from domain.everaegis import reactive
 from domain.everaegis.actions import describe_plan
-from domain.everaegis.cards import card_options, own_card, place_token, reveal
+from domain.everaegis.cards import card_accepts, card_options, own_card, place_token, reveal
 from domain.everaegis.catalog import CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.effect_plans import affected_by
@@ -22,7 +23,7 @@ from domain.everaegis.mob_play import idle
 from domain.everaegis.state import Act, Card, GameState
 from domain.kernel.decisions import DecisionKind
 from domain.kernel.errors import IllegalCommand
-from domain.kernel.prompts import Option, Prompt
+from domain.kernel.prompts import Option, Prompt, fits
 
 
 def affected(s: GameState, act: Act) -> set[int]:
@@ -204,22 +205,57 @@ def settle(ctx: Ctx, *, correct: bool) -> None:
 # ----- the decisions: answers in a window, proofs, penalties, and the closing of a window -----
 
 
+def _react_answers(s: GameState, seat: int) -> Iterator[tuple[str, str | None]]:
+    """The answers open to ``seat`` in the open window, lazily, as (answer, means): what its prompt lists and what
+    ``_react_accepts`` checks against (the one source of both)."""
+    w, act = s.window, s.act
+    assert w is not None and act is not None
+    yield "pass", None
+    if w.claim and s.may_call(seat, w.claimant):  # R61: a non-claim (Recruit, War, a mob's action) cannot be called
+        yield "call", None
+    if w.about == "action":
+        if seat in reactive.users(s, act):
+            for item in reactive.reactions(s, seat):
+                yield "use", item
+        for means in guard_means(s, seat, act):
+            yield "guard", means
+
+
+def _react_command(seat: int, window: int, answer: str, means: str | None) -> dict[str, Any]:
+    """The complete command of one answer (an option's ``command``)."""
+    if means is None:
+        return {"type": "react", "seat": seat, "window": window, "answer": answer}
+    return {"type": "react", "seat": seat, "window": window, "answer": answer, "means": means}
+
+
+def _react_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
+    """Would ``seat``'s react prompt accept ``cmd``? The option of the same answer, matched as the prompt's own
+    option would match it, without building the prompt."""
+    w = s.window
+    if w is None or s.act is None:
+        return False
+    answer = cmd["answer"]
+    for given, means in _react_answers(s, seat):
+        if given == answer and fits(cmd, _react_command(seat, w.id, given, means)):
+            return True
+    return False
+
+
 def _react_prompt(s: GameState, seat: int) -> Prompt:
     w, act = s.window, s.act
     assert w is not None and act is not None
     claimant = s.players[w.claimant].name
-    base = {"type": "react", "seat": seat, "window": w.id}
-    opts = [Option("Pass", {**base, "answer": "pass"}, "pass")]
-    if w.claim and s.may_call(seat, w.claimant):  # R61: a non-claim (Recruit, War, a mob's action) cannot be called
-        opts.append(Option(f"Call {claimant}'s bluff: they claim a {w.claim}", {**base, "answer": "call"}, "call"))
-    if w.about == "action":
-        if seat in reactive.users(s, act):
-            for item in reactive.reactions(s, seat):
-                label = f"Use the {item}: thwart this action (R104; it is then discarded)"
-                opts.append(Option(label, {**base, "answer": "use", "means": item}, "use"))
-        for means in guard_means(s, seat, act):
+    opts: list[Option] = []
+    for answer, means in _react_answers(s, seat):
+        if answer == "pass":
+            label = "Pass"
+        elif answer == "call":
+            label = f"Call {claimant}'s bluff: they claim a {w.claim}"
+        elif answer == "use":
+            label = f"Use the {means}: thwart this action (R104; it is then discarded)"
+        else:
             label = f"Guard with a {w.claim} claim" if means == "card" else "Guard with the WALL"
-            opts.append(Option(label, {**base, "answer": "guard", "means": means}, "guard"))
+        opts.append(Option(label, _react_command(seat, w.id, answer, means), answer))
 
     worked: list[str] = []
 
@@ -346,6 +382,7 @@ REACT = DecisionKind(
     },
     summary="react to a declared action: pass, call the bluff, guard, or use a reactive item",
     offer=_react_prompt,
+    accepts=_react_accepts,
     apply=_react,
     mob=_mob_react,
     window=True,
@@ -358,6 +395,7 @@ PROVE = DecisionKind(
     docs={"card": {"description": "the id of the unrevealed card you reveal"}},
     summary="your claim was called: reveal a card to prove it",
     offer=_prove_prompt,
+    accepts=lambda s, seat, cmd: card_accepts(seat, proof_choices(s), "prove", cmd),
     apply=lambda ctx, cmd: prove(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
     mob=lambda ctx, mob: prove(ctx, mob_card(ctx, mob, proof_choices(ctx.state))),
     aliases=("reveal",),
@@ -370,6 +408,7 @@ PAY = DecisionKind(
     docs={"card": {"description": "the id of the unrevealed card you reveal"}},
     summary="pay the penalty of a lost challenge: reveal one of your cards",
     offer=_pay_prompt,
+    accepts=lambda s, seat, cmd: card_accepts(seat, penalty_choices(s), "pay", cmd),
     apply=lambda ctx, cmd: pay(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
     mob=lambda ctx, mob: pay(ctx, mob_card(ctx, mob, penalty_choices(ctx.state))),
     aliases=("reveal",),

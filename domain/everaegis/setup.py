@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.everaegis import artificers
 from domain.everaegis import events as ev
-from domain.everaegis.cards import card_options, own_card, reveal
+from domain.everaegis.cards import card_accepts, card_options, own_card, reveal
 from domain.everaegis.catalog import BUILDINGS
 from domain.everaegis.context import Ctx
 from domain.everaegis.leaders import begin_selection, choose_dictator
@@ -161,6 +161,7 @@ SETUP_REVEAL = DecisionKind(
     docs={"card": {"description": "the id of the unrevealed card you reveal"}},
     summary="setup: reveal one of your cards",
     offer=_reveal_prompt,
+    accepts=lambda s, seat, cmd: card_accepts(seat, s.players[seat].unrevealed, "setup_reveal", cmd),
     apply=_reveal,
     mob=_mob_reveal,
     aliases=("reveal",),

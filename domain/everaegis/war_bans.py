@@ -59,6 +59,13 @@ def war_targets(s: GameState, attacker: int) -> list[int]:
     return [t for t in s.remaining() if _refusal(s, attacker, t) is None]
 
 
+def is_war_target(s: GameState, attacker: int, defender: int) -> bool:
+    """Is ``defender`` one of ``war_targets(s, attacker)``? (Without working out the others: a check.)"""
+    if s.in_effect("no_war") or not 0 <= defender < s.seats or s.players[defender].eliminated:
+        return False
+    return _refusal(s, attacker, defender) is None
+
+
 def why_not(s: GameState, attacker: int, defender: int) -> Refusal | None:
     """Why a war of ``attacker`` on ``defender`` cannot happen now, or None if it can."""
     if s.in_effect("no_war"):

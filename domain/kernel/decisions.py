@@ -30,6 +30,13 @@ class DecisionKind:
     ``handle(ctx, command)``: carry out a command that answers no prompt (it checks its own preconditions first,
     raising the refusal before it emits anything).
 
+    ``accepts(state, seat, command)``: optional, the check without the prompt: would the prompt ``offer`` makes
+    for ``seat`` accept ``command`` (a command of this kind, its fields checked, for a seat asked for it; for a
+    ``free`` kind, False when ``offer`` would give no prompt)? It must agree with the prompt exactly, so it is
+    derived from the same source as ``offer`` (the kind's module builds both from one list of answers), and a
+    property test holds the two together. It only speeds up accepting: a command it refuses is checked again
+    against the prompts, which name the rule (``diagnose``), so refusals are the prompts' alone.
+
     ``fields``: the fields a command must carry, with their python types (checked before anything else);
     ``optional``: the fields it may carry besides (a plan's parts, the item a reaction uses, ...), which the
     prompt's options check; ``docs``: per field, the JSON Schema keywords its python type does not say
@@ -44,6 +51,7 @@ class DecisionKind:
     apply: Callable[[Any, dict[str, Any]], None] | None = None
     mob: Callable[[Any, int], None] | None = None
     handle: Callable[[Any, dict[str, Any]], None] | None = None
+    accepts: Callable[[Any, int, dict[str, Any]], bool] | None = None
     aliases: tuple[str, ...] = ()  # older command types that still answer this kind's prompt
     system: bool = False  # only the service sends it
     window: bool = False  # closed by the ruleset's own deadline: never timed out
@@ -67,6 +75,8 @@ class DecisionKind:
             raise ValueError(f"decision kind {self.kind}: either offered as a prompt (offer, apply) or handled directly")
         if self.offer is not None and self.apply is None:
             raise ValueError(f"decision kind {self.kind}: an offered kind needs apply")
+        if self.accepts is not None and self.offer is None:
+            raise ValueError(f"decision kind {self.kind}: accepts checks a command against an offer; a handled kind has none")
 
 
 class Registry:

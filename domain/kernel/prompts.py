@@ -41,6 +41,14 @@ def _find(choices: tuple[Choice, ...], value: Any) -> int:
     return -1
 
 
+def _index(values: list[Any] | tuple[Any, ...], value: Any) -> int:
+    """``_find`` among bare values (no labels)."""
+    for i, v in enumerate(values):
+        if v == value and _same(v, value):
+            return i
+    return -1
+
+
 class Choice(NamedTuple):
     """One value a parameter may take, with its words (a named tuple: prompts build many of them)."""
 
@@ -162,6 +170,52 @@ def _multisets(values: list[Any], k: int) -> Iterator[tuple[Any, ...]]:
 ENVELOPE = ("type", "seat", "at")  # fields every command may carry besides its own
 
 
+def _has(command: dict[str, Any], own: dict[str, Any]) -> bool:
+    """Does ``command`` carry every field of ``own``, each the same value of the same type?"""
+    for name, value in own.items():
+        if name not in command:
+            return False
+        given = command[name]
+        if given is not value and not _same(given, value):
+            return False
+    return True
+
+
+def fits(command: dict[str, Any], own: dict[str, Any], params: tuple[str, ...] = ()) -> bool:
+    """Has ``command`` the shape of an option whose ``command`` is ``own`` and whose parameters are named
+    ``params``? Every field of ``own``, the same value of the same type; every parameter; and besides them only
+    the envelope's fields. With no ``params``: is it the complete command ``own``? This is what an option checks
+    before its parameters' values; a decision kind's ``accepts`` matches a command against the option its prompt
+    would list for it, without building the prompt (and checks the parameters' values against the same
+    choices)."""
+    if not _has(command, own):
+        return False
+    for name in params:
+        if name not in command:
+            return False
+    if len(command) > len(own):
+        for name in command:
+            if name not in own and name not in params and name not in ENVELOPE:
+                return False
+    return True
+
+
+def one_of(value: Any, values: list[Any] | tuple[Any, ...]) -> bool:
+    """Is ``value`` one of ``values``, of the same type (what a single parameter accepts: ``true`` is no seat)?"""
+    return _index(values, value) >= 0
+
+
+def some_of(value: Any, values: list[Any] | tuple[Any, ...], low: int, high: int, distinct: bool = True) -> bool:
+    """Is ``value`` a list of ``low`` to ``high`` of ``values`` (each of the same type; ``distinct``: none twice),
+    as a parameter picking several values accepts it?"""
+    if not isinstance(value, list) or not low <= len(value) <= high:
+        return False
+    found = [_index(values, v) for v in value]
+    if any(i < 0 for i in found):
+        return False
+    return not distinct or len(set(found)) == len(found)
+
+
 class Option(NamedTuple):
     """One legal answer, or a family of them: a label for people, a command, and the parameters left to pick.
 
@@ -186,20 +240,12 @@ class Option(NamedTuple):
 
     def accepts(self, command: dict[str, Any]) -> bool:
         """Is ``command`` one of the commands this option stands for?"""
-        own = self.command
-        for name, value in own.items():
-            if name not in command:
-                return False
-            given = command[name]
-            if given is not value and not _same(given, value):
-                return False
         params = self.params
-        if len(command) > len(own):  # a field beyond the option's own: only a param's or the envelope's
-            names = {p.name for p in params}
-            for name in command:
-                if name not in own and name not in names and name not in ENVELOPE:
-                    return False
-        return all(p.name in command and p.accepts(command[p.name]) for p in params)
+        if not params:
+            return fits(command, self.command)
+        if not fits(command, self.command, tuple(p.name for p in params)):
+            return False
+        return all(p.accepts(command[p.name]) for p in params)
 
     def size(self) -> int:
         """How many complete commands this option stands for (a named tuple's ``count`` is taken)."""
