@@ -38,6 +38,7 @@ class Notice:
     game_id: str
     seq: int
     deadline: float | None  # when the server must next act on the game (None: nothing is due)
+    version: int | None = None  # the game's stored version (every save moves it, a lobby save too)
 
 
 class Listener(Protocol):
@@ -46,7 +47,7 @@ class Listener(Protocol):
 
 
 class Broker(Protocol):
-    def publish(self, game_id: str, seq: int, deadline: float | None = None) -> None: ...
+    def publish(self, game_id: str, seq: int, deadline: float | None = None, version: int | None = None) -> None: ...
 
     def listen(self, game_id: str) -> Any:
         """A context manager yielding a ``Listener`` for one game."""
@@ -58,7 +59,8 @@ class Broker(Protocol):
 def _notice(channel: str, data: Any) -> Notice | None:
     try:
         body = json.loads(data)
-        return Notice(channel[len(CHANNEL.format("")) :], int(body["seq"]), body.get("deadline"))
+        version = None if body.get("version") is None else int(body["version"])
+        return Notice(channel[len(CHANNEL.format("")) :], int(body["seq"]), body.get("deadline"), version)
     except (ValueError, KeyError, TypeError):
         log.warning("ignoring a malformed notice on %s", channel)
         return None
@@ -103,14 +105,14 @@ class MemoryBroker:
         self._all: set[_AllQueueListener] = set()
         self._lock = threading.Lock()
 
-    def publish(self, game_id: str, seq: int, deadline: float | None = None) -> None:
+    def publish(self, game_id: str, seq: int, deadline: float | None = None, version: int | None = None) -> None:
         with self._lock:
             targets = list(self._listeners.get(game_id, ()))
             everything = list(self._all)
         for listener in targets:
             listener.q.put(seq)
         for all_listener in everything:
-            all_listener.q.put(Notice(game_id, seq, deadline))
+            all_listener.q.put(Notice(game_id, seq, deadline, version))
 
     @contextmanager
     def listen_all(self) -> Iterator[_AllQueueListener]:
@@ -244,9 +246,10 @@ class RedisBroker:
         self._fanout: _RedisAllListener | None = None
         self._fanout_lock = threading.Lock()
 
-    def publish(self, game_id: str, seq: int, deadline: float | None = None) -> None:
+    def publish(self, game_id: str, seq: int, deadline: float | None = None, version: int | None = None) -> None:
         try:
-            self.redis.publish(CHANNEL.format(game_id), json.dumps({"seq": seq, "deadline": deadline}))
+            body = {"seq": seq, "deadline": deadline, "version": version}
+            self.redis.publish(CHANNEL.format(game_id), json.dumps(body))
         except Exception as err:  # Redis down: the command stands; streams catch up later
             self.unpublished += 1
             now = time.monotonic()

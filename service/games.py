@@ -160,8 +160,8 @@ class GameService:
                         for notice in listener.get(timeout=1.0):
                             with contextlib.suppress(ValueError):
                                 game_id = UUID(notice.game_id)
-                                if self._known_seq.get(game_id) != notice.seq:
-                                    self._latest.pop(game_id)
+                                if notice.version is None or self._latest.get(game_id) != notice.version:
+                                    self._latest.pop(game_id)  # saved elsewhere (or an older notice of ours)
             except Exception:  # Redis away: the listener outlives it; a stale game only costs a retried save
                 log.warning("listening to other processes' saves failed; listening again", exc_info=True)
                 self._latest.clear()
@@ -186,19 +186,8 @@ class GameService:
                 else:
                     del self._locks[game_id]
 
-    def _load(self, game_id: UUID, trust_cache: bool = False) -> Game:
-        """The game as stored now: the cached one brought up to date from the store (the library's fast-forward),
-        or with ``trust_cache`` the cached one as it is when this process saved it last and no other process is
-        known to have saved since. A change may trust the cache: were it stale after all, its save would lose the
-        race on the version and be tried again on the game read afresh."""
-        if trust_cache and self._latest is not None:
-            version = self._latest.get(game_id)
-            cache = self.store.repository.cache
-            if version is not None and cache is not None:
-                with contextlib.suppress(KeyError):
-                    cached = cache.get(game_id)
-                    if isinstance(cached, Game) and cached.version == version and not cached.pending_events:
-                        return cached
+    def _load(self, game_id: UUID) -> Game:
+        """The game as stored now: the cached one brought up to date from the store (the library's fast-forward)."""
         try:
             game = self.store.repository.get(game_id)
         except AggregateNotFoundError:
@@ -206,6 +195,23 @@ class GameService:
         if not isinstance(game, Game):  # pragma: no cover - the store holds only games
             raise NotFound(f"no game {game_id}")
         return game
+
+    def _trusted(self, game_id: UUID) -> Game | None:
+        """The cached game as it is, without reading the store, when this process saved it last and no notice says
+        another process saved it since (None otherwise). Only a change that saves may use it: its save then proves
+        the game was the latest (were it stale, the save loses the race on the version); an answer given without a
+        save (a refusal, nothing to do) is worked out again on the game read afresh (``_change``)."""
+        version = self._latest.get(game_id) if self._latest is not None else None
+        cache = self.store.repository.cache
+        if version is None or cache is None:
+            return None
+        try:
+            cached = cache.get(game_id)
+        except KeyError:
+            return None
+        if isinstance(cached, Game) and cached.version == version and not cached.pending_events:
+            return cached
+        return None
 
     def _evict(self, game_id: UUID) -> None:
         if self._latest is not None:
@@ -216,18 +222,33 @@ class GameService:
                 cache.get(game_id, evict=True)
 
     def _change(self, game_id: UUID, change: Callable[[Game, int], T]) -> tuple[Game, T]:
-        """Run ``change(game, attempt)`` and save, retrying when another process saved first."""
+        """Run ``change(game, attempt)`` and save, retrying when another process saved first (``attempt``: how many
+        saves lost a race so far)."""
         with self._lock(game_id):
-            for attempt in range(SAVE_ATTEMPTS):
-                game = self._load(game_id, trust_cache=attempt == 0)
+            attempt = 0
+            trust = True
+            while attempt < SAVE_ATTEMPTS:
+                trusted = self._trusted(game_id) if trust else None
+                trust = False
+                game = trusted or self._load(game_id)
                 try:
                     result = change(game, attempt)
                     if game.finished_seq is not None and game.finished_at is None:
                         game.finish(self.clock())  # the lifecycle event beside the ruleset's last one
+                    if trusted is not None and not game.pending_events:
+                        self._evict(game_id)  # nothing to save proves the cached game was the latest: read it afresh
+                        continue
                     self.store.save(game)
                 except IntegrityError:
                     self._evict(game_id)
+                    if trusted is None:
+                        attempt += 1  # another process saved first; a trusted cache that was stale is no race of ours
                     continue
+                except ServiceError:
+                    self._evict(game_id)
+                    if trusted is not None:
+                        continue  # refused on the cached game: the game read afresh decides
+                    raise
                 except BaseException:
                     self._evict(game_id)  # the cached object may hold unsaved events
                     raise
@@ -250,7 +271,7 @@ class GameService:
 
     def _publish(self, game: Game, deadline: float | None) -> None:
         """Tell every stream and deadline keeper, in this process or (with Redis) any other, that the game moved on."""
-        self.broker.publish(str(game.id), game.seq, deadline)
+        self.broker.publish(str(game.id), game.seq, deadline, game.version)
 
     def _read(self, game_id: UUID, read: Callable[[Game], T]) -> T:
         with self._lock(game_id):

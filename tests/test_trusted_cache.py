@@ -82,3 +82,29 @@ def test_two_processes_take_turns_on_one_game_and_neither_acts_on_a_stale_game(s
     finally:
         close_app(first)
         close_app(second)
+
+
+def test_an_answer_worked_out_on_a_stale_cached_game_is_worked_out_again_on_the_game_read_afresh(sqlite_env, redis_url):  # noqa: F811
+    """The notice of another process's save may not have arrived yet. A change that would be refused on the cached
+    game (start: "a seat is free"), or that has nothing to save, is decided again on the game read from the store; a
+    change that saves proves the game was the latest, or loses the race on the version and is tried afresh."""
+    from uuid import UUID
+
+    env = _env(sqlite_env, redis_url)
+    first, second = make_app(env), make_app(env)
+    try:
+        api_a, api_b = Api(first.test_client()), Api(second.test_client())
+        created = api_a.create(seats=3, reaction_seconds=0)
+        gid, game_id = created["id"], UUID(created["id"])
+        api_a.seat(gid, name="Ann")
+        api_a.seat(gid, bot="random")
+        latest = first.extensions["aegis"]._latest
+        saved_here = latest.get(game_id)
+        assert saved_here is not None, "the process that saved last knows it"
+        api_b.seat(gid, bot="cautious")  # another process takes the last seat
+        latest[game_id] = saved_here  # as if its notice had not arrived yet
+        api_a.start(gid, created["host_token"])  # not "a seat is free": decided on the game read afresh
+        assert api_b.view(gid)["status"] == "active"
+    finally:
+        close_app(first)
+        close_app(second)
