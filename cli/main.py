@@ -152,11 +152,13 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         default="all",
         choices=["all", *SUITES],
-        help="all (default); engine (decide+evolve); store (the API on SQLite and PostgreSQL against bare saves); "
+        help="all (default); engine (decide+evolve); prompts (view sizes and options at 10 seats); "
+        "store (the API on SQLite and PostgreSQL against bare saves); "
         "load (200 concurrent games over HTTP against gunicorn, on PostgreSQL with its table lock sampled, again without "
         "that lock, then on SQLite); "
         "projections (lag and rebuild; PostgreSQL and Redis); "
         "seek (replay steps of a long game); "
+        "footprint (one long game in memory and its snapshots' bytes, against its log); "
         "streams (bots playing with and without 2,000 open event streams: command p99 ratio, every event delivered); "
         "peer (a move and every seat's new view on boardgame.io's server and on Aegis; needs Node and npm)",
     )
