@@ -159,7 +159,7 @@ def postgres_schema(prefix: str = "aegis_load_") -> Iterator[dict[str, str]]:
 
 @contextlib.contextmanager
 def projection_worker(env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
-    """``aegis project`` in a process of its own (the views in Redis), stopped afterwards."""
+    """``aegis project`` in a process of its own (the projections in Redis), stopped afterwards."""
     proc = subprocess.Popen(
         aegis_command("project"), env={**clean_env(), **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )

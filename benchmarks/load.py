@@ -82,7 +82,7 @@ def _setup(stack: contextlib.ExitStack, tmp: Path, production: bool = True) -> t
     ``production`` False: the embedded defaults (a SQLite file, the projections in each API process)."""
     if not production:
         return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp / "load.sqlite")}, (
-            "SQLite (the embedded default), views in each API process"
+            "SQLite (the embedded default), projections in each API process"
         ), []
     try:
         env = stack.enter_context(postgres_schema("aegis_bench_"))
@@ -97,8 +97,8 @@ def _setup(stack: contextlib.ExitStack, tmp: Path, production: bool = True) -> t
 
         redis.Redis.from_url(redis_url, socket_connect_timeout=2).ping()
     except Exception as err:
-        print(f"  load: Redis does not answer at {redis_url} ({type(err).__name__}); views in each API process", flush=True)
-        return env, setup + ", views in each API process", []
+        print(f"  load: Redis does not answer at {redis_url} ({type(err).__name__}); projections in each API process", flush=True)
+        return env, setup + ", projections in each API process", []
     from projections.store import RedisViewStore
 
     prefix = f"aegis-bench-{secrets.token_hex(3)}:"
@@ -150,7 +150,7 @@ def load(
         result["unlocked_x_locked_commands_per_s"] = (
             free["commands_per_s"] / result["commands_per_s"] if result["commands_per_s"] else 0.0
         )
-    print("  load: the same on the embedded defaults (SQLite, views in each API process)", flush=True)
+    print("  load: the same on the embedded defaults (SQLite, projections in each API process)", flush=True)
     embedded = run(games, seats, workers, None, production=False)
     result["embedded"] = {k: embedded[k] for k in EMBEDDED_KEYS}
     return result

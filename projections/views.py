@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import Application
 from eventsourcing.persistence import Notification
 
 from domain.kernel.events import event_from_dict
@@ -26,6 +25,7 @@ from projections.store import PREFIX, Batch, ViewStore
 from service import names
 from service.aggregate import Game
 from service.bounded import LRU
+from service.games import GameStore
 from service.players import Player
 from service.rulesets import ruleset_named
 from service.views import seats_of, summary_of
@@ -43,7 +43,7 @@ def player_games_key(key: str) -> str:
 
 
 class Projector:
-    def __init__(self, app: Application, store: ViewStore, keep: int = KEEP_GAMES):
+    def __init__(self, app: GameStore, store: ViewStore, keep: int = KEEP_GAMES):
         self.app = app
         self.store = store  # read for the player records a batch changes
         # the games folded so far, at most ``keep`` (AEGIS_CACHE_GAMES), and none that is over: a game not here is
@@ -91,7 +91,7 @@ class Projector:
                 if found is not None:
                     records[key] = found
         rules = ruleset_named(game.ruleset)
-        log = self.app.payloads(game, 1, game.seq)  # type: ignore[attr-defined]
+        log = self.app.payloads(game, 1, game.seq)
         summary = rules.summarize(rules.make_config(game.config), [event_from_dict(e) for e in log])
         variant = "+".join(game.spec.get("variants", []))
         row = {"id": str(game.id), "ruleset": game.ruleset, "variant": variant, "rigged": game.rigged, "finished_at": at}

@@ -22,13 +22,14 @@ from eventsourcing.persistence import Notification
 
 from projections.store import ViewStore
 from projections.views import KEEP_GAMES, Projector
+from service.games import GameStore
 
 log = logging.getLogger(__name__)
 BATCH = 500
 
 
 class Worker:
-    def __init__(self, app: Application, store: ViewStore, *, poll: float = 0.05, keep: int = KEEP_GAMES):
+    def __init__(self, app: GameStore, store: ViewStore, *, poll: float = 0.05, keep: int = KEEP_GAMES):
         self.app = app
         self.store = store
         self.projector = Projector(app, store, keep)  # ``keep``: games kept folded (AEGIS_CACHE_GAMES)
@@ -181,7 +182,7 @@ class _subscribed:
         self.subscription.stop()
 
 
-def rebuild(app: Application, store: ViewStore, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def rebuild(app: GameStore, store: ViewStore, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Empty the view store and project every stored event again. Returns counts and timings."""
     store.clear()
     worker = Worker(app, store)
