@@ -592,8 +592,8 @@ class GameService:
         return self._read(game_id, lambda game: self._seat_of(game, token))
 
     def _answer(self, game: Game, first: int, last: int, who: Perspective) -> list[dict[str, Any]]:
-        finished = game.finished_seq is not None and game.finished_seq <= last
-        effective = reader(who, finished=finished)
+        """Events ``first``..``last`` as ``who`` may see them: once the game is over, everything, whichever page."""
+        effective = reader(who, finished=game.finished_seq is not None)
         return [redact_event(e, effective) for e in self.store.payloads(game, first, last)]
 
     def events(self, game_id: UUID, token: str | None, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:

@@ -80,3 +80,17 @@ def test_no_reader_ever_sees_what_it_may_not_know(sqlite_app, seed):
     api.play_humans(gid, tokens, random.Random(seed), check=check)
     # once over, everything is public to everyone, the seed included
     assert _truth(sqlite_app, gid)[1][1] in json.dumps(api.events(gid, tokens[0])["events"])
+
+
+def test_once_the_game_is_over_every_page_of_its_events_shows_what_the_whole_log_shows(sqlite_app):
+    """A reviewer paging a finished game sees on each page what the whole log shows (the hidden cards revealed),
+    not a page before the last one still redacted as if the game were running."""
+    api = Api(sqlite_app.test_client())
+    gid, host, tokens = api.new_game(["human", "random", "cautious"], seed="pages", reaction_seconds=0)
+    api.start(gid, host)
+    api.play_humans(gid, tokens, random.Random(2))
+    for token in (None, tokens[0]):
+        whole = api.events(gid, token)["events"]
+        assert whole[0]["type"] == "GameStarted" and "seed" in whole[0], "the seed is shown once the game is over"
+        for after in range(0, len(whole), 37):
+            assert api.events(gid, token, after=after, limit=37)["events"] == whole[after : after + 37]
