@@ -149,7 +149,6 @@ class Game(Aggregate):
         self.seats: list[dict[str, Any]] = []
         self.config: dict[str, Any] | None = None
         self.started_at: float | None = None
-        self.seq = 0  # the number of ruleset events recorded
         self.versions = array("L")  # the aggregate version of each ruleset event, by seq - 1 (0: not known)
         self.idempotency: dict[str, dict[str, Any]] = {}  # request -> the command and the seqs it caused
         self.current_request: str | None = None
@@ -174,7 +173,6 @@ class Game(Aggregate):
         rules = ruleset_named(self.ruleset)
         state = self.state
         rules.apply(state, event_from_dict(payload))
-        self.seq = payload["seq"]
         self.versions.append(version)
         self._recent_payloads().append(payload)
         if self.current_request in self.idempotency:
@@ -229,6 +227,11 @@ class Game(Aggregate):
             return {}
         self.settle_clock()
         return {int(seat): since + seconds for seat, since in self.clocks.items()}
+
+    @property
+    def seq(self) -> int:
+        """The number of ruleset events recorded."""
+        return len(self.versions)
 
     def _recent_payloads(self) -> deque[dict[str, Any]]:
         recent = self.__dict__.get("_recent")
@@ -340,7 +343,6 @@ class GameSnapshot(Snapshot):
         """Snapshots that held the whole log: the state is folded from it when the snapshot is read (``mutate``)."""
         game = state["state"]
         log = game.pop("log", [])
-        game["seq"] = len(log)
         game["versions"] = [0] * len(log)  # not known: those events are read from the start of the game's record
         game["legacy_log"] = log
 

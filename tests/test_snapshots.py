@@ -60,8 +60,7 @@ def test_snapshots_hold_the_state_compressed_and_do_not_grow_with_the_game(sqlit
             assert s.state[:1] == b"x", "compressed with zlib"
             body = json.loads(zlib.decompress(s.state))["state"]
             assert "log" not in body and "game_state" in body
-        sizes = [len(s.state) for s in stored[1:]]
-        print("snapshot bytes:", sizes)  # the first is taken before the table fills up
+        sizes = [len(s.state) for s in stored[1:]]  # the first is taken before the table fills up
         assert max(sizes) < 1.6 * min(sizes), f"snapshot bytes grow with the game's length: {sizes}"
         assert app.extensions["aegis"].store.snapshotter.taken >= len(stored)
     finally:
@@ -133,9 +132,8 @@ def test_a_command_answers_every_event_it_caused_however_many(sqlite_env):
 
 def _store_old_snapshot(store: Any, game: Game) -> None:
     """The snapshot an earlier version would have written of ``game``: its fields with the whole log."""
-    fields = {k: v for k, v in vars(game).items() if k not in ("_id", "_version", "_pending_events", "_game_state", "_recent")}
-    fields.pop("versions")
-    fields.pop("seq")
+    skipped = ("_id", "_version", "_pending_events", "_game_state", "_recent", "versions")
+    fields = {k: v for k, v in vars(game).items() if k not in skipped}
     fields["log"] = store.payloads(game, 1, game.seq)
     snapshot = GameSnapshot(
         originator_id=game.id, originator_version=game.version, timestamp=GameSnapshot.create_timestamp(),
