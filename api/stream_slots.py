@@ -8,9 +8,8 @@ before it opens with 429 (``/api/problems/rate-limited``) and ``Retry-After``; c
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import ClassVar
 
 from service.errors import ServiceError
@@ -56,15 +55,6 @@ class StreamSlots:
                     del self._open[key]
 
         return release
-
-    @contextlib.contextmanager
-    def held(self, client: str | None) -> Iterator[None]:
-        """A slot of ``client``'s held while the block runs."""
-        release = self.take(client)
-        try:
-            yield
-        finally:
-            release()
 
     def holding(self, client: str) -> int:
         with self._lock:

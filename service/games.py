@@ -85,14 +85,12 @@ class GameStore(Application):
             self.health.failed(err)
             raise
         self.health.saved()
-        versions: dict[UUID, tuple[int, int]] = {}  # game -> (version before this save, version after)
+        versions: dict[UUID, list[int]] = {}  # game -> the versions this save stored
         for r in recordings:
-            v = r.domain_event.originator_version
-            low, high = versions.get(r.domain_event.originator_id, (v - 1, v))
-            versions[r.domain_event.originator_id] = (min(low, v - 1), max(high, v))
-        for game_id, (before, after) in versions.items():
-            if crossed(self.snapshot_interval, before, after):
-                self.snapshotter.ask(game_id, after)
+            versions.setdefault(r.domain_event.originator_id, []).append(r.domain_event.originator_version)
+        for game_id, saved in versions.items():
+            if crossed(self.snapshot_interval, min(saved) - 1, max(saved)):
+                self.snapshotter.ask(game_id, max(saved))
         return recordings
 
     def close(self) -> None:
@@ -137,7 +135,7 @@ class GameService:
         self.views = ViewCache(self.settings.cache_views)  # views computed on read, by game version and reader
         self.broker = make_broker(self.settings.redis_url)
         # the version this process saved last of recent games, while no notice says another process saved since:
-        # a change then starts from the cached game without reading the store (see ``_load``). Only with Redis,
+        # a change then starts from the cached game without reading the store (``_trusted``). Only with Redis,
         # whose notices come from every process; without it another process may save unheard.
         self._latest: LRU[UUID, int] | None = LRU(self.settings.cache_games) if self.settings.redis_url else None
         self._stopping = threading.Event()

@@ -15,6 +15,7 @@ a dict whose keys are not all strings or that has a key starting with ``$``, ``{
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -108,6 +109,4 @@ def _sorted(items: list[Any]) -> list[Any]:
     try:
         return sorted(items)
     except TypeError:  # not comparable with each other: by their JSON text
-        import json
-
         return sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
