@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from domain.kernel.prompts import Option
+
 INTERVAL = 50
 
 
@@ -52,12 +54,9 @@ def _play_out(client: Any, gid: str, tokens: list[str], rng: random.Random) -> i
             prompts = [p for p in view["prompts"] if not p["free"]]
             if not prompts:
                 continue
-            option = rng.choice(prompts[0]["options"])
-            command = dict(option["command"])
-            for p in option.get("params", []):
-                values = [c["value"] for c in p["choices"]]
-                command[p["name"]] = rng.choice(values) if p["max"] == 1 else rng.sample(values, min(p["min"], len(values)))
-            client.post(f"/api/games/{gid}/commands", json=command, headers=auth)
+            command = Option.from_dict(rng.choice(prompts[0]["options"])).pick(rng)  # as the store suite picks
+            answer = client.post(f"/api/games/{gid}/commands", json=command, headers=auth)
+            assert answer.status_code == 200, answer.get_json()
             moved = True
         if not moved:
             return int(client.get(f"/api/games/{gid}/view").get_json()["seq"])

@@ -85,6 +85,18 @@ class Api:
         self.start(gid, created["host_token"])
         return gid, tokens
 
+    def open_command(self, gid: str, tokens: dict[int, str], rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+        """(the token of a human seat asked something now, a random command it may send), or None once the game is
+        not active (the first seat asked, in seat order)."""
+        for token in tokens.values():
+            view = self.view(gid, token)
+            if view["status"] != "active":
+                return None
+            prompts = [p for p in view["prompts"] if not p["free"]]
+            if prompts:
+                return token, command_of(rng.choice(prompts[0]["options"]), rng)
+        raise AssertionError("no human is asked anything in an active game")
+
     def play_humans(self, gid: str, tokens: dict[int, str], rng: random.Random, max_moves: int = 3000, check: Any = None) -> int:
         """Every human posts a random option of its open prompt until the game ends. Returns the moves made. While no
         human is asked anything the server is playing (bots, deadlines): wait for it, a few seconds at most."""

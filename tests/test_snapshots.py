@@ -13,18 +13,17 @@ from uuid import UUID
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from service.aggregate import Game, GameSnapshot
-from tests.api_client import Api, command_of
+from tests.api_client import Api
 from tests.conftest import close_app, make_app
 
 
 def _play(api: Api, gid: str, tokens: dict[int, str], rng: random.Random, moves: int) -> None:
     """Up to ``moves`` commands of the human seats (random options), fewer if the game ends."""
     for _ in range(moves):
-        view = api.view(gid, tokens[0])
-        prompts = [p for p in view["prompts"] if not p["free"]]
-        if view["status"] != "active" or not prompts:
+        found = api.open_command(gid, tokens, rng)
+        if found is None:
             return
-        assert api.post(gid, tokens[0], command_of(rng.choice(prompts[0]["options"]), rng)).status_code == 200
+        assert api.post(gid, *found).status_code == 200
 
 
 def _everything(api: Api, gid: str, tokens: dict[int, str]) -> dict[str, Any]:

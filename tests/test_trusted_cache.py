@@ -9,7 +9,7 @@ import random
 import time
 from typing import Any
 
-from tests.api_client import Api, command_of
+from tests.api_client import Api
 from tests.conftest import close_app, make_app
 from tests.test_stream import redis_url  # noqa: F401 (a fixture)
 
@@ -18,20 +18,8 @@ def _env(sqlite_env: dict[str, str], url: str) -> dict[str, str]:
     return {**sqlite_env, "REDIS_URL": url, "AEGIS_REDIS_PREFIX": f"aegis-test-{os.getpid()}-{time.monotonic_ns()}:"}
 
 
-def _asked(api: Api, gid: str, tokens: dict[int, str], rng: random.Random) -> tuple[str, dict[str, Any]] | None:
-    """(a human seat's token, a command it may send now), or None once the game is over."""
-    for token in tokens.values():
-        view = api.view(gid, token)
-        if view["status"] != "active":
-            return None
-        prompts = [p for p in view["prompts"] if not p["free"]]
-        if prompts:
-            return token, command_of(rng.choice(prompts[0]["options"]), rng)
-    raise AssertionError("no human is asked anything in an active game")
-
-
 def _move(api: Api, gid: str, tokens: dict[int, str], rng: random.Random) -> dict[str, Any] | None:
-    found = _asked(api, gid, tokens, rng)
+    found = api.open_command(gid, tokens, rng)
     if found is None:
         return None
     r = api.post(gid, found[0], found[1])
@@ -51,7 +39,7 @@ def test_the_process_that_saved_last_reads_nothing_before_its_next_change(sqlite
         store.events.get = lambda *a, **k: reads.append(a) or real_get(*a, **k)
         rng = random.Random(3)
         moves = 0
-        while (found := _asked(api, gid, tokens, rng)) is not None and moves < 12:
+        while (found := api.open_command(gid, tokens, rng)) is not None and moves < 12:
             before = len(reads)
             r = api.post(gid, found[0], found[1])
             assert r.status_code == 200, r.get_json()
