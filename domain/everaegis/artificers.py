@@ -70,7 +70,7 @@ def receivers(s: GameState, giver: int) -> list[int]:
 
 def begin(ctx: Ctx) -> None:
     s = ctx.state
-    ctx.emit(ev.ArtificersBegan(order=s.turn_order_from(s.first_player or 0)))
+    ctx.emit(ev.ArtificersBegan(order=list(s.turn_order_from(s.first_player or 0))))
 
 
 def setup_step(ctx: Ctx) -> bool:

@@ -24,7 +24,7 @@ class Unsettled(Exception):
 
 
 class Ctx:
-    __slots__ = ("asked", "events", "looking", "now", "state")
+    __slots__ = ("_ids", "asked", "events", "looking", "now", "state")
 
     def __init__(self, state: GameState, now: float | None = None, looking: bool = False):
         self.state = state
@@ -32,6 +32,7 @@ class Ctx:
         self.now = now
         self.asked: list[Need] = []  # what the last step that stopped waits for
         self.looking = looking  # only looking at who is asked: nothing may be emitted
+        self._ids: tuple[int, set[str]] | None = None  # the card ids in play, as of a seq (see new_card_id)
 
     def wait(self, *needs: Need) -> bool:
         """The game waits for these decisions: record them where the flow stops. Returns False (nothing moved)."""
@@ -53,8 +54,10 @@ class Ctx:
 
     def new_card_id(self, rng: SeededRng, also_taken: set[str] | None = None) -> str:
         """A fresh opaque id, unlike any card id in play (so a shuffled card cannot be followed)."""
-        taken = self.state.all_card_ids() | (also_taken or set())
+        if self._ids is None or self._ids[0] != self.state.seq:  # setup makes dozens in one step: read them once
+            self._ids = (self.state.seq, self.state.all_card_ids())
+        taken = self._ids[1]
         while True:
             cid = "c" + rng.token("card", 8)
-            if cid not in taken:
+            if cid not in taken and (also_taken is None or cid not in also_taken):
                 return cid

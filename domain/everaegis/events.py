@@ -7,15 +7,15 @@ Field conventions: ``seat`` is the player the event is about; ``card`` is an opa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
-from domain.kernel.events import Event
+from domain.kernel.events import Event, event
 
 # ----- setup -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class GameStarted(Event):
     ruleset: str = "ever-aegis"
     config: dict[str, Any] = field(default_factory=dict)
@@ -25,7 +25,7 @@ class GameStarted(Event):
     SECRET = ("seed",)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class YearsFormed(Event):
     """The years are made (R14, R162); their counts per building are public (A53), their order is not."""
 
@@ -35,7 +35,7 @@ class YearsFormed(Event):
     SECRET = ("cards",)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class DeckFormed(Event):
     """Two years shuffled together make the deck (R16)."""
 
@@ -46,21 +46,21 @@ class DeckFormed(Event):
     SECRET = ("cards",)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class FirstPlayerChosen(Event):
     seat: int = 0
     method: str = "random"
     rng: list[int] = field(default_factory=list)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class SetupDealt(Event):
     """Starting cards are to be drawn (Quick: 3 each, Survival: up to 6 each; R164, R166)."""
 
     cards_each: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class SetupRevealsBegan(Event):
     """Quick Game: in turn order each player must reveal 1 of their cards (R164)."""
 
@@ -70,25 +70,25 @@ class SetupRevealsBegan(Event):
 # ----- turns and phases -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class TurnBegan(Event):
     seat: int = 0
     turn: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class TurnSkipped(Event):
     seat: int = 0
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class PhaseBegan(Event):
     seat: int = 0
     phase: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class TurnEnded(Event):
     seat: int = 0
     turn: int = 0
@@ -97,7 +97,7 @@ class TurnEnded(Event):
 # ----- cards -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class YearMadeDeck(Event):
     """Empty Deck Rule: the current player makes a year into the deck (R34)."""
 
@@ -107,7 +107,7 @@ class YearMadeDeck(Event):
     forced: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardDrawn(Event):
     seat: int = 0
     card: str = ""
@@ -118,7 +118,7 @@ class CardDrawn(Event):
     PRIVATE = {"name": "knowers"}
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardDealt(Event):
     """Rigged setup: a card placed in a player's possession as the rig says."""
 
@@ -130,7 +130,7 @@ class CardDealt(Event):
     PRIVATE = {"name": "knowers"}
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardNotGained(Event):
     """Nothing is left anywhere to gain a card from (A29)."""
 
@@ -138,7 +138,7 @@ class CardNotGained(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardRevealed(Event):
     seat: int = 0
     card: str = ""
@@ -147,7 +147,7 @@ class CardRevealed(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardUnrevealed(Event):
     seat: int = 0
     card: str = ""
@@ -155,7 +155,7 @@ class CardUnrevealed(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardDiscarded(Event):
     """A discarded card is shuffled into the deck at a random position, unseen, with a new id (R96)."""
 
@@ -173,7 +173,7 @@ class CardDiscarded(Event):
     SECRET = ("new_card", "position", "rng")
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardMoved(Event):
     """Temple: a revealed card changes possessor (R46)."""
 
@@ -184,7 +184,7 @@ class CardMoved(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardPutOnDeck(Event):
     """Simpleton Laboratory: an unrevealed card goes on top of the deck (R52, A21)."""
 
@@ -198,7 +198,7 @@ class CardPutOnDeck(Event):
 # ----- soldiers and items -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class SoldiersChanged(Event):
     seat: int = 0
     delta: int = 0
@@ -206,7 +206,7 @@ class SoldiersChanged(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ItemGained(Event):
     """``source`` is "reserve" or the seat the item was taken from (R105, R106)."""
 
@@ -216,21 +216,21 @@ class ItemGained(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ItemNotGained(Event):
     seat: int = 0
     item: str = ""
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ItemDiscarded(Event):
     seat: int = 0
     item: str = ""
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class SanctionPlaced(Event):
     """``source`` is "reserve" or {"seat", "action"} of the SANCTION taken by overflow (R105)."""
 
@@ -240,14 +240,14 @@ class SanctionPlaced(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class SanctionNotPlaced(Event):
     seat: int = 0
     action: str = ""
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class SanctionRemoved(Event):
     seat: int = 0
     action: str = ""
@@ -257,7 +257,7 @@ class SanctionRemoved(Event):
 # ----- actions, claims, calls, guards -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ActionDeclared(Event):
     """The declarer names an action with its whole plan: the coherent declaration (R38)."""
 
@@ -268,7 +268,7 @@ class ActionDeclared(Event):
     sanctioned: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ReactionWindowOpened(Event):
     window: int = 0
     claimant: int = 0
@@ -278,7 +278,7 @@ class ReactionWindowOpened(Event):
     deadline: float | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ReactionGiven(Event):
     """One answer in a window. What was answered stays private to the answering seat until the window closes."""
 
@@ -290,7 +290,7 @@ class ReactionGiven(Event):
     PRIVATE = {"answer": "audience", "means": "audience"}
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ReactionWindowClosed(Event):
     window: int = 0
     answers: dict[str, dict[str, Any]] = field(default_factory=dict)  # seat (as text) -> answer
@@ -298,14 +298,14 @@ class ReactionWindowClosed(Event):
     by: str = "answers"  # answers or deadline
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class GuardDeclared(Event):
     seat: int = 0
     means: str = ""  # card or wall
     action: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class BluffCalled(Event):
     window: int = 0
     caller: int = 0
@@ -315,7 +315,7 @@ class BluffCalled(Event):
     void_calls: list[int] = field(default_factory=list)  # later callers, ignored (R60, A13)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ClaimProven(Event):
     seat: int = 0
     claim: str = ""
@@ -323,7 +323,7 @@ class ClaimProven(Event):
     caller: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class BluffExposed(Event):
     seat: int = 0
     claim: str = ""
@@ -332,7 +332,7 @@ class BluffExposed(Event):
     caller: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CallSettled(Event):
     """The end of a call: ``correct`` says whether the caller was right (R58, R59)."""
 
@@ -343,20 +343,20 @@ class CallSettled(Event):
     correct: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class GuardHeld(Event):
     seat: int = 0
     means: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ActionThwarted(Event):
     seat: int = 0
     action: str = ""
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ActionResolving(Event):
     """Nothing stops the action any more: it executes now (R40)."""
 
@@ -365,7 +365,7 @@ class ActionResolving(Event):
     guarded_by: list[int] = field(default_factory=list)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ActionCompleted(Event):
     seat: int = 0
     action: str = ""
@@ -375,13 +375,13 @@ class ActionCompleted(Event):
 # ----- war -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class WarDesignated(Event):
     attacker: int = 0
     defender: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class WarBattle(Event):
     attacker: int = 0
     defender: int = 0
@@ -392,20 +392,20 @@ class WarBattle(Event):
     loser: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class WarThwarted(Event):
     attacker: int = 0
     defender: int = 0
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class WarResolution(Event):
     loser: int = 0
     reveals_due: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class WarCasualties(Event):
     attacker: int = 0
     defender: int = 0
@@ -413,7 +413,7 @@ class WarCasualties(Event):
     defender_loss: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class WarEnded(Event):
     attacker: int = 0
     defender: int = 0
@@ -423,13 +423,13 @@ class WarEnded(Event):
 # ----- elimination and the end -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class PlayerEliminated(Event):
     seat: int = 0
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class GameEnded(Event):
     """The game is over; the seed is published so that every shuffle can be checked."""
 
@@ -442,7 +442,7 @@ class GameEnded(Event):
 # ----- the Undo rule (R155-R157, RULINGS "Undo") -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class UndoPauseBegan(Event):
     """The action is over but an undo may still be claimed: the game waits for the eligible players."""
 
@@ -451,13 +451,13 @@ class UndoPauseBegan(Event):
     deadline: float | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class UndoWaived(Event):
     seat: int = 0
     window: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class UndoExpired(Event):
     """The pause's deadline passed with no claim; the turn goes on."""
 
@@ -465,7 +465,7 @@ class UndoExpired(Event):
     waiting: list[int] = field(default_factory=list)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class UndoClaimed(Event):
     """The game goes back to the moment ``window`` opened (events ``undone_from``..``undone_to`` are void) and
     the claimant's call is added to the answers the window had."""
@@ -480,7 +480,7 @@ class UndoClaimed(Event):
 # ----- Classic: components, the estate deck and leader selection (R13-R22, A54) -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ComponentsChosen(Event):
     """The estate cards and leader mats this Classic game uses, with their texts and how much of each the
     catalog knows (``plain``: played without effect, A54). Recorded so a replay never depends on today's catalog."""
@@ -491,7 +491,7 @@ class ComponentsChosen(Event):
     items: list[dict[str, Any]] = field(default_factory=list)  # the Classic items: count, class, effect
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class EstateDeckFormed(Event):
     """The estate cards left after 2 went into each year, face down, in an order nobody knows (R13, R15)."""
 
@@ -501,7 +501,7 @@ class EstateDeckFormed(Event):
     SECRET = ("cards",)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class EstatesMadeDeck(Event):
     """No year is left: the top 8 estate cards (fewer if fewer remain) become the deck (R35, A29)."""
 
@@ -509,7 +509,7 @@ class EstatesMadeDeck(Event):
     chosen_by: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class LeaderSelectionBegan(Event):
     """Leader selection starts (R17): ``mode`` is limited, drafting or freeform (R19-R21)."""
 
@@ -518,7 +518,7 @@ class LeaderSelectionBegan(Event):
     rng: list[int] = field(default_factory=list)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class LeaderMatsDealt(Event):
     """Mats a player draws without revealing them (Limited, R19) or draws to draft from (R20)."""
 
@@ -529,7 +529,7 @@ class LeaderMatsDealt(Event):
     PRIVATE = {"mats": "knowers"}
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class LeaderKept(Event):
     """Limited Selection: a player places 1 of their mats face down (R19); the others go back to the box."""
 
@@ -539,7 +539,7 @@ class LeaderKept(Event):
     PRIVATE = {"mat": "knowers"}
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class LeaderChosen(Event):
     """A player's leader, shown to all: Freeform and Drafting picks (R20, R21), and every Limited mat when the
     game begins (R19). Drafting: ``passed`` mats go to ``passed_to``, who picks next (A45 ruling)."""
@@ -556,7 +556,7 @@ class LeaderChosen(Event):
 # ----- card effects (R92, R93, R131; docs/rulings.md "Card effects") -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class EffectQueued(Event):
     """A card's effect is to run: a trigger estate just revealed, or a condition estate at its moment."""
 
@@ -571,7 +571,7 @@ class EffectQueued(Event):
     for_action: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class EffectsOrdered(Event):
     """Several effects wait at once: the current player picks the one that runs first (R131)."""
 
@@ -579,7 +579,7 @@ class EffectsOrdered(Event):
     first: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class EffectProgressed(Event):
     """The running effect moved on: ``index`` is its next step, ``work`` the progress inside that step."""
 
@@ -589,14 +589,14 @@ class EffectProgressed(Event):
     steps: list[dict[str, Any]] | None = None  # a choice between lists of steps: the steps from now on
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class EffectEnded(Event):
     id: int = 0
     source: str = ""
     outcome: str = "done"
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardsToGain(Event):
     """An effect makes players gain cards (R94): each of ``seats`` gains ``count``, drawn one by one."""
 
@@ -605,7 +605,7 @@ class CardsToGain(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class SacrificesGiven(Event):
     """Soldiers given as sacrifices: laid on the receiver's mat, not counted in battle (R149, R115)."""
 
@@ -615,7 +615,7 @@ class SacrificesGiven(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ItemSoldiersChanged(Event):
     """Soldiers added to or removed from an item that keeps a count with them (the BOMB)."""
 
@@ -624,21 +624,21 @@ class ItemSoldiersChanged(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class EffectPlanUsed(Event):
     """A declared action's effect used (or skipped) the next choice its declaration made."""
 
     id: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class TriggersFired(Event):
     """The abilities waiting to fire have been queued as effects (or found inactive)."""
 
     count: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class DictatorChosen(Event):
     """Dictator: a leader mat nobody leads goes to the reserve; every player shares its ability (R168)."""
 
@@ -650,14 +650,14 @@ class DictatorChosen(Event):
 # ----- Artificers (R172) -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ArtificersBegan(Event):
     """Artificers: before the game, in turn order, each player gives an opponent an item (R172)."""
 
     order: list[int] = field(default_factory=list)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ArtificerGave(Event):
     """An item of a one-piece kind, from the reserve, to an opponent holding fewer than 3 (R172). The TREATY is
     then gained with its INK QUILL by ``ItemGained`` events, as a Library gives it (R107, R108)."""
@@ -667,13 +667,13 @@ class ArtificerGave(Event):
     item: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ArtificerPassed(Event):
     seat: int = 0
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class ArtificersDone(Event):
     """The setup gifts are over: every player holds 3 items, or no one-piece kind is left (A49)."""
 
@@ -681,7 +681,7 @@ class ArtificersDone(Event):
 # ----- mob players (R173-R181) -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class DieRolled(Event):
     """A D8 roll made for a mob (R173-R181): public. ``purpose`` names the procedure (action, player
     selection, object selection, agreement, ultimatum); ``dice`` has more than one die for Abundance
@@ -697,7 +697,7 @@ class DieRolled(Event):
     rng: list[int] = field(default_factory=list)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class DiceRigged(Event):
     """Rigged setup: the next D8 results, in order, for teaching and reproducing a mob's play."""
 
@@ -707,7 +707,7 @@ class DiceRigged(Event):
 # ----- the optional rules Rubble Rouser, Discovery (R158, R160, docs/rulings.md) -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class CardToRubble(Event):
     """Rubble Rouser: a discarded card goes face up onto the rubble, the public discard pile (R158).
     It keeps its id there: its identity is public from now on."""
@@ -719,7 +719,7 @@ class CardToRubble(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class RubbleShuffled(Event):
     """Rubble Rouser: a card must be gained from an empty deck, so the rubble is shuffled to form the deck,
     before any year (R158). Its composition was public; the order and the cards' new ids are not."""
@@ -731,7 +731,7 @@ class RubbleShuffled(Event):
     SECRET = ("cards",)
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class DiscoveryTokenPlaced(Event):
     """Discovery: a revealed card was unrevealed, so a discovery token on it shows everyone what it is (R160)."""
 
@@ -741,7 +741,7 @@ class DiscoveryTokenPlaced(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class DiscoveryTokenRemoved(Event):
     """Discovery: the card leaves its possessor for the deck or the rubble; its token goes back (R160 ruling)."""
 
@@ -754,14 +754,14 @@ class DiscoveryTokenRemoved(Event):
 # ----- the Alliances, Overlord and Blasphemy variants (R163, R170, R171) -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class AlliesSeated(Event):
     """Alliances: each seat's allies, the players immediately left and right at setup (R163)."""
 
     allies: list[list[int]] = field(default_factory=list)  # by seat
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class OverlordChosen(Event):
     """Overlord: the seat that plays alone against every other player and always goes last (R170)."""
 
@@ -769,7 +769,7 @@ class OverlordChosen(Event):
     method: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class BlasphemyCardSet(Event):
     """Blasphemy setup: cards revealed from the top of the deck until a building card; the others go to the
     bottom in the order revealed, the building is the Blasphemy card beside the deck (R171). All were shown."""
@@ -779,7 +779,7 @@ class BlasphemyCardSet(Event):
     bottom: list[dict[str, str]] = field(default_factory=list)  # the other revealed cards, in order
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class BlasphemyTokenGained(Event):
     """A player used the Blasphemy card's action and nothing thwarted it (R171, A48 ruling)."""
 
@@ -788,7 +788,7 @@ class BlasphemyTokenGained(Event):
     total: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class BlasphemySpoilsOffered(Event):
     """The winner of a war may take 1 of the loser's Blasphemy tokens (R90, R171): the winner chooses."""
 
@@ -796,19 +796,19 @@ class BlasphemySpoilsOffered(Event):
     loser: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class BlasphemyTokenTaken(Event):
     seat: int = 0
     from_seat: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class BlasphemySpoilsDeclined(Event):
     seat: int = 0
     loser: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class OverlordScored(Event):
     """Overlord: the deck and every year are out of cards; each side's total of unrevealed cards (R170, A47)."""
 
@@ -818,7 +818,7 @@ class OverlordScored(Event):
     team_total: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class EffectWarBegan(Event):
     """A card effect makes its possessor go to war (the attacker) with the player it selected (R78-R85)."""
 
@@ -827,14 +827,14 @@ class EffectWarBegan(Event):
     source: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class DrawReactionPassed(Event):
     """A holder of a Draw Phase reactive item lets this draw happen (R104, R118)."""
 
     seat: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class DrawStopped(Event):
     """A reactive item used in a Draw Phase: the player gains no card this Draw Phase (R118; E21)."""
 
@@ -843,7 +843,7 @@ class DrawStopped(Event):
     item: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class SoldiersKept(Event):
     """A loss of soldiers not made: the player holds an item that keeps them (E19 ruling: always kept)."""
 
@@ -856,7 +856,7 @@ class SoldiersKept(Event):
 # ----- resigning and timeouts (service rulings S2, S3; docs/rulings.md) -----
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class PlayerResigned(Event):
     """A player leaves the game of their own accord (S2). From here on they take no further part: they are
     dropped from every queue that would ask them later (Barracks discards, Quick reveals, card draws still to
@@ -867,7 +867,7 @@ class PlayerResigned(Event):
     seat: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class DecisionTimedOut(Event):
     """The clock on ``seat``'s decision of prompt kind ``kind`` ran out at ``deadline`` (S3): the service's
     cautious bot made it. ``played`` is the command it chose, which may name a card or an answer; only
@@ -882,7 +882,7 @@ class DecisionTimedOut(Event):
     PRIVATE = {"played": "audience"}
 
 
-@dataclass(frozen=True, kw_only=True)
+@event
 class SeatAbandoned(Event):
     """``seat`` let ``count`` decisions in a row time out: a bot plays it for the rest of the game (S3)."""
 

@@ -6,6 +6,7 @@ never mutated afterwards.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -88,6 +89,12 @@ class Player:
             if c.id == card_id:
                 return c
         return None
+
+
+@functools.cache
+def _clockwise(seats: int, start: int) -> tuple[int, ...]:
+    """Every seat of a ``seats``-seat table, clockwise from ``start`` (asked for on almost every step: made once)."""
+    return tuple((start + i) % seats for i in range(seats))
 
 
 @dataclass
@@ -370,16 +377,15 @@ class GameState:
         """The seats whose remaining decisions the service makes: resigned (S2) and abandoned (S3) seats."""
         return sorted(set(self.resigned) | set(self.abandoned))
 
-    def turn_order_from(self, start: int) -> list[int]:
+    def turn_order_from(self, start: int) -> tuple[int, ...]:
         """Every seat, clockwise, starting with ``start`` (R23, R135)."""
-        n = self.seats
-        return [(start + i) % n for i in range(n)]
+        return _clockwise(self.seats, start)
 
     def in_turn_order(self, seats: Iterable[int]) -> list[int]:
         """``seats`` sorted in turn order from the current player (R60, R135)."""
         start = self.current if self.current is not None else (self.first_player or 0)
-        wanted = set(seats)
-        return [s for s in self.turn_order_from(start) if s in wanted]
+        wanted = seats if isinstance(seats, (set, frozenset, range)) else set(seats)
+        return [s for s in _clockwise(self.seats, start) if s in wanted]
 
     def may_call(self, seat: int, claimant: int) -> bool:
         """R56, R62: a remaining player other than the claimant, without a BRIG (A37 ruling), not the
@@ -398,7 +404,7 @@ class GameState:
             and not self.is_mob(seat)  # A50 ruling: a mob never calls
             and not self.is_mob(claimant)  # R43: a mob's action is no claim
             # the SCALES (p.23): "Makes a player unable to call bluffs and makes others unable to call their bluffs."
-            and not any(holder in (seat, claimant) for holder, _, _ in self.holding("no_calls"))
+            and not (self.held and any(holder in (seat, claimant) for holder, _, _ in self.holding("no_calls")))
         )
 
     def partner(self, seat: int) -> int | None:
