@@ -74,3 +74,16 @@ def test_the_codec_builds_only_the_classes_it_was_given():
         pass
     else:
         raise AssertionError("encoded an object the codec does not know")
+
+
+def test_flipping_a_card_keeps_everything_else_it_carries():
+    """``Card.flip`` builds the flipped card field by field (faster than ``dataclasses.replace``): a field added
+    to ``Card`` and forgotten there would be lost on every reveal. Every field is set to a value unlike its default."""
+    import dataclasses
+
+    from domain.everaegis.state import Card
+
+    odd = {"id": "c1", "name": "Temple", "revealed": False, "known": frozenset({2}), "public": True, "discovered": True}
+    assert set(odd) == {f.name for f in dataclasses.fields(Card)}, "a new Card field: give it a value here and in flip"
+    flipped = Card(**odd).flip(True)
+    assert flipped == Card(**{**odd, "revealed": True})

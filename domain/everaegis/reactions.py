@@ -52,11 +52,12 @@ def affected(s: GameState, act: Act) -> set[int]:
     return {seat for seat in out if not s.players[seat].eliminated}
 
 
-def guard_means(s: GameState, seat: int, act: Act) -> list[str]:
-    """How ``seat`` may guard ``act``: a claim of the matching building, or the WALL (R65, R69, R71)."""
+def guard_means(s: GameState, seat: int, act: Act, hit: set[int] | None = None) -> list[str]:
+    """How ``seat`` may guard ``act``: a claim of the matching building, or the WALL (R65, R69, R71). ``hit``: the
+    players the action affects, when the caller asks for every seat (worked out once)."""
     if act.sanctioned or CATALOG.action(act.action).pierce:
         return []
-    if seat not in affected(s, act):
+    if seat not in (affected(s, act) if hit is None else hit):
         return []
     # R43: a mob's action (no claim) is guarded only with the WALL; a mob guards only with the WALL
     # (A50 ruling); in Solo the person claims only a building they hold (R167)
@@ -69,8 +70,11 @@ def asked_for_action(s: GameState, act: Act) -> list[int]:
     reacting = reactive.users(s, act)  # R104: a reactive item may answer any action
     if act.sanctioned or (act.claim is None and not s.is_mob(act.declarer)):
         return s.in_turn_order(reacting)  # R61, A17: Recruit, War and a SANCTION's text are not claims
+    hit = affected(s, act)
     seats = [  # every seat: under Vengeance (R159) eliminated players may call (see GameState.may_call)
-        seat for seat in range(s.seats) if seat != act.declarer and (s.may_call(seat, act.declarer) or guard_means(s, seat, act))
+        seat
+        for seat in range(s.seats)
+        if seat != act.declarer and (s.may_call(seat, act.declarer) or guard_means(s, seat, act, hit))
     ]
     return s.in_turn_order(set(seats) | set(reacting))
 

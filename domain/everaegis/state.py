@@ -44,7 +44,7 @@ class Card:
         return sorted(out)
 
     def flip(self, revealed: bool) -> Card:
-        return replace(self, revealed=revealed)
+        return Card(self.id, self.name, revealed, self.known, self.public, self.discovered)
 
 
 @dataclass
