@@ -29,7 +29,6 @@ from service.games import GameService
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 READERS = 4  # threads that read the store for the streams of one process
-Read = tuple[sse.Frames, int, int | None]
 
 
 class Feed:
@@ -40,7 +39,8 @@ class Feed:
         self.heard = 0  # the latest seq a notice announced
         self.changed = asyncio.Event()  # set (and replaced) by every notice
         self._pending: dict[Perspective, int] = {}  # for the next read: each perspective's earliest seq sent
-        self._waiters: dict[Perspective, asyncio.Future[Read]] = {}
+        self._views: set[Perspective] = set()  # for the next read: the perspectives with a stream of views
+        self._waiters: dict[Perspective, asyncio.Future[sse.Read]] = {}
         self._task: asyncio.Task[None] | None = None
 
     def hear(self, seq: int) -> None:
@@ -48,10 +48,13 @@ class Feed:
         changed, self.changed = self.changed, asyncio.Event()
         changed.set()
 
-    async def read(self, hub: Hub, game: UUID, who: Perspective, after: int) -> Read:
-        """New events for ``who`` after ``after``, from the next read of the game, shared with every stream of it
-        that asks before that read starts (each perspective from the earliest seq any of its streams sent)."""
+    async def read(self, hub: Hub, game: UUID, who: Perspective, after: int, views: bool = False) -> sse.Read:
+        """New events for ``who`` after ``after`` (and with ``views``, its view), from the next read of the game,
+        shared with every stream of it that asks before that read starts (each perspective from the earliest seq
+        any of its streams sent)."""
         self._pending[who] = min(after, self._pending.get(who, after))
+        if views:
+            self._views.add(who)
         waiter = self._waiters.get(who)
         if waiter is None:
             waiter = self._waiters[who] = asyncio.get_running_loop().create_future()
@@ -63,10 +66,10 @@ class Feed:
     async def _reads(self, hub: Hub, game: UUID) -> None:
         try:
             while self._pending:
-                wanted, waiters = self._pending, self._waiters
-                self._pending, self._waiters = {}, {}
+                wanted, views, waiters = self._pending, self._views, self._waiters
+                self._pending, self._views, self._waiters = {}, set(), {}
                 try:
-                    result = await hub.run(sse.read, hub.service, game, wanted)
+                    result = await hub.run(sse.read, hub.service, game, wanted, views)
                 except Exception as err:  # the store failed: each stream ends (its client resumes with Last-Event-ID)
                     for waiter in waiters.values():
                         if not waiter.done():
@@ -151,14 +154,16 @@ class Hub:
         try:
             sent = opened.last
             if sent is None:
-                first, sent, done = sse.view_frames(await self.run(self.service.view_as, game, who))
-                yield "".join(first)  # one write for the view's frames
+                opening, sent, done = sse.view_frames(await self.run(self.service.view_as, game, who))
+                yield "".join(opening)  # one write for the view's frames
                 if done:
                     return
+            first = opened.last is not None  # a resumed stream's first read brings the view (?views=1)
             while True:
                 changed = feed.changed  # taken before the read: a notice heard meanwhile wakes the stream after it
-                batches, seq, ended = await feed.read(self, game, who, sent)
-                now = sse.step(sent, batches[who], seq, ended)
+                got = await feed.read(self, game, who, sent, opened.views)
+                now = sse.step(sent, got.frames[who], got.seq, got.ended, got.views.get(who), first=first)
+                first = False
                 if now.frames:
                     yield "".join(now.frames)  # one write per stream for all the events read, not one per event
                 sent = now.sent

@@ -90,7 +90,9 @@ LOCATION = {"Location": _header("the new resource", {"type": "string"})}
 STREAM_FRAMES = (
     "an event stream. Frames: 'event: view' (id: its seq) whose data is your ViewOut, first unless resuming; "
     "events with 'id: <seq>' whose data is an EventOut as you may see it; comments (': keep-alive') while nothing "
-    "happens; 'event: end' with data {\"seq\"} once the game is over"
+    "happens; 'event: end' with data {\"seq\"} once the game is over. With ?views=1, also an 'event: view' after "
+    "the events of every read that brings the stream up to date (id: the last of them), and after the first read of "
+    "a resumed stream"
 )
 STREAM_EXAMPLE = (
     'id: 12\nevent: view\ndata: {"id": "…", "seq": 12, "status": "active", …}\n\n'
@@ -221,6 +223,15 @@ PATHS: dict[str, dict[str, Any]] = {
                     "schema": {"type": "string"},
                     "description": "a stream ticket (POST /api/games/{gid}/stream-ticket), for clients that cannot send "
                     "headers; ?token= is refused (400): a token in a URL is written to access logs",
+                },
+                {
+                    "name": "views",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "enum": ["0", "1", "false", "true"], "default": "0"},
+                    "description": "1: your view (prompts included) again after the new events of every update, so that "
+                    "a client with no rules of its own holds its current view without fetching it; 0 (default): the "
+                    "view only first. Any other value: 400",
                 },
                 {
                     "name": "Last-Event-ID",

@@ -5,13 +5,16 @@
 
 The contract: first the reader's view (``event: view``, ``id: <seq>``), then every new event as that reader may
 see it (``id: <seq>``), keep-alive comments while nothing happens, ``event: end`` once the game is over;
-``Last-Event-ID`` (or ``?last_event_id=``) resumes after that seq with no view, no gap and no duplicate.
+``Last-Event-ID`` (or ``?last_event_id=``) resumes after that seq with no view, no gap and no duplicate. With
+``?views=1`` the reader's view also follows the new events of every read that brings the stream up to date (and
+the first read of a resumed stream): a client that keeps no rules of its own holds its current view, prompts
+included, without fetching it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -53,12 +56,19 @@ class Opening:
     token: str | None
     ticket: str | None
     last: int | None  # resume after this seq (no view), or None: start with the view
+    views: bool = False  # ?views=1: the view again after every read that brings the stream up to date
+
+
+VIEWS_VALUES = {"1": True, "true": True, "0": False, "false": False}
 
 
 def opening(gid: str, args: Mapping[str, str], authorization: str | None, last_event_id: str | None) -> Opening:
     """What a stream request asks for; refused (400, 401, 404) before anything is read."""
     if "token" in args:
         raise BadRequest(TOKEN_IN_URL.format(game=gid), kind="token-in-url")
+    views = VIEWS_VALUES.get(args.get("views", "0").strip().lower())
+    if views is None:
+        raise BadRequest("views must be 1 (your view after every update) or 0 (events only, the default)")
     gid_u = game_id(gid)
     tok = bearer(authorization)
     raw_last = last_event_id or args.get("last_event_id")
@@ -67,7 +77,7 @@ def opening(gid: str, args: Mapping[str, str], authorization: str | None, last_e
         if not raw_last.strip().isdigit():
             raise BadRequest("Last-Event-ID must be a seq (a whole number)")
         last = int(raw_last)
-    return Opening(gid_u, tok, args.get("ticket"), last)
+    return Opening(gid_u, tok, args.get("ticket"), last, views)
 
 
 def reader(service: GameService, opened: Opening) -> Perspective:
@@ -76,10 +86,14 @@ def reader(service: GameService, opened: Opening) -> Perspective:
     return streams.reader_of(service, opened.game, opened.token, opened.ticket)
 
 
+def view_frame(view: dict[str, Any]) -> str:
+    return frame(_VIEW.dump(view), seq=view["seq"], event="view")
+
+
 def view_frames(view: dict[str, Any]) -> tuple[list[str], int, bool]:
     """The first frames (the view, and the end if the game is over), the seq sent, and whether that is all."""
     sent = view["seq"]
-    out = [frame(_VIEW.dump(view), seq=sent, event="view")]
+    out = [view_frame(view)]
     if view["status"] == "finished":
         out.append(frame({"seq": sent}, event="end"))
         return out, sent, True
@@ -99,14 +113,20 @@ class Step:
     behind: bool  # more events are stored than were read: read again at once
 
 
-def step(sent: int, batch: list[tuple[int, str]], game_seq: int, ended: int | None) -> Step:
+def step(
+    sent: int, batch: list[tuple[int, str]], game_seq: int, ended: int | None, view: str | None = None, *, first: bool = False
+) -> Step:
     """What a stream that has sent up to ``sent`` sends after a read: the batch's events after ``sent`` (a batch
-    shared by several streams may start earlier), then the end once the game's last event is sent."""
+    shared by several streams may start earlier), then (``?views=1``: ``view`` is the reader's view frame as of
+    ``game_seq``) the view if the stream is then up to date and this read sent an event or is the ``first`` of a
+    resumed stream, then the end once the game's last event is sent."""
     out = []
     for seq, text in batch:
         if seq == sent + 1:
             out.append(text)
             sent = seq
+    if view is not None and sent == game_seq and (out or first):
+        out.append(view)
     if ended is not None and sent >= ended:
         out.append(frame({"seq": sent}, event="end"))
         return Step(out, sent, True, False)
@@ -116,7 +136,22 @@ def step(sent: int, batch: list[tuple[int, str]], game_seq: int, ended: int | No
 Frames = dict[Perspective, list[tuple[int, str]]]
 
 
-def read(service: GameService, game: UUID, wanted: Mapping[Perspective, int]) -> tuple[Frames, int, int | None]:
-    """New events for each reader from one read of the game (``service.streams.read_new``), as frames."""
-    events, seq, ended = streams.read_new(service, game, wanted, BATCH)
-    return {who: event_frames(evs) for who, evs in events.items()}, seq, ended
+@dataclass(frozen=True)
+class Read:
+    """One read of a game for its streams, as frames: each reader's new events, the game's seq, the seq that ended
+    it, and the view frame of each reader that asked for views (``?views=1``)."""
+
+    frames: Frames
+    seq: int
+    ended: int | None
+    views: dict[Perspective, str]
+
+
+def read(
+    service: GameService, game: UUID, wanted: Mapping[Perspective, int], views: Collection[Perspective] = ()
+) -> Read:
+    """New events for each reader (and the view of each in ``views``) from one read of the game
+    (``service.streams.read_new``), as frames: each written once, for every stream of that reader."""
+    new = streams.read_new(service, game, wanted, BATCH, views)
+    frames = {who: event_frames(evs) for who, evs in new.events.items()}
+    return Read(frames, new.seq, new.ended, {who: view_frame(v) for who, v in new.views.items()})

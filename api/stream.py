@@ -3,7 +3,7 @@
 First the reader's full view (``event: view``, ``id: <seq>``), then every new event as that reader may
 see it (``id: <seq>``), keep-alive comments while nothing happens, and ``event: end`` once the game is
 over. ``Last-Event-ID`` (or ``?last_event_id=``) resumes after that seq with no view, no gap and no
-duplicate.
+duplicate. ``?views=1``: the view also follows the new events of every read (see ``api/sse.py``).
 
 A seat's stream opens with its token in ``Authorization: Bearer <token>``; a spectator's with no
 credential. Browsers' EventSource cannot send headers, and a token in the URL would be written to every
@@ -50,13 +50,15 @@ def stream(gid: str) -> Response:
         with broker.listen(str(gid_u)) as listener:  # listen first: nothing saved from now on is missed
             sent = opened.last
             if sent is None:
-                first, sent, done = sse.view_frames(svc.view_as(gid_u, who))
-                yield from first
+                opening, sent, done = sse.view_frames(svc.view_as(gid_u, who))
+                yield from opening
                 if done:
                     return
+            first = opened.last is not None  # a resumed stream's first read brings the view (?views=1)
             while True:
-                batches, seq, ended = sse.read(svc, gid_u, {who: sent})
-                now = sse.step(sent, batches[who], seq, ended)
+                got = sse.read(svc, gid_u, {who: sent}, (who,) if opened.views else ())
+                now = sse.step(sent, got.frames[who], got.seq, got.ended, got.views.get(who), first=first)
+                first = False
                 yield from now.frames
                 sent = now.sent
                 if now.done:

@@ -4,8 +4,8 @@ and the events as that reader, so a stream opened with a ticket runs on after th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Collection, Mapping
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from domain.kernel.redaction import Perspective
@@ -24,15 +24,31 @@ def reader_of(service: GameService, game_id: UUID, token: str | None, ticket: st
     return service.perspective_of(game_id, token)
 
 
-def read_new(
-    service: GameService, game_id: UUID, wanted: Mapping[Perspective, int], limit: int
-) -> tuple[dict[Perspective, list[dict[str, Any]]], int, int | None]:
-    """For each reader, up to ``limit`` events after its seq as it may see them, all from ONE read of the game
-    (one lock, one load), with the game's seq and the seq that ended it (None while it goes on). A process
-    that holds many streams of a game reads it once per notice and redacts once per perspective."""
+class NewEvents(NamedTuple):
+    """What one read of a game gives its streams: each reader's new events, the game's seq, the seq that ended it
+    (None while it goes on) and, for the readers that asked, their view as of the game's seq."""
 
-    def read(game: Game) -> tuple[dict[Perspective, list[dict[str, Any]]], int, int | None]:
+    events: dict[Perspective, list[dict[str, Any]]]
+    seq: int
+    ended: int | None
+    views: dict[Perspective, dict[str, Any]]
+
+
+def read_new(
+    service: GameService,
+    game_id: UUID,
+    wanted: Mapping[Perspective, int],
+    limit: int,
+    views: Collection[Perspective] = (),
+) -> NewEvents:
+    """For each reader, up to ``limit`` events after its seq as it may see them, all from ONE read of the game
+    (one lock, one load), with the view of each reader in ``views`` from the same read (so a view is never ahead
+    of or behind the events read with it). A process that holds many streams of a game reads it once per notice
+    and redacts once per perspective."""
+
+    def read(game: Game) -> NewEvents:
         out = {who: service._events(game, who, after, limit)[0] for who, after in wanted.items()}
-        return out, game.seq, game.finished_seq
+        seen = {who: service.views.view(game, who) for who in views}
+        return NewEvents(out, game.seq, game.finished_seq, seen)
 
     return service._read(game_id, read)

@@ -132,9 +132,10 @@ def test_peer_suite_runs_boardgameio_beside_aegis(tmp_path):
         need_server("the npm registry (for boardgame.io)", err)
     r = peer(cycles=10, warmup=2)
     assert r["skipped"] is None and r["boardgameio"] == "0.50.2"
-    for key in ("bgio_memory", "bgio_flatfile", "aegis"):
+    for key in ("bgio_memory", "bgio_flatfile", "aegis", "aegis_streams"):
         assert r[key]["cycles"] == 10 and r[key]["cycles_per_s"] > 0 and r[key]["cycle_latency"]["n"] == 10
     assert r["bgio_memory"]["secret_hands"] and r["bgio_flatfile"]["secret_hands"]
-    assert r["aegis_x_memory"] > 0 and r["aegis_x_flatfile"] > 0
+    assert r["aegis_x_memory"] > 0 and r["aegis_x_flatfile"] > 0 and r["aegis_streams_x_flatfile"] > 0
     written = write_report({"peer": {**r, "machine": machine(), "at": "now", "seconds": 1.0}}, tmp_path / "docs")
-    assert "| Aegis (fetch every view) | SQLite |" in written[0].read_text()
+    page = written[0].read_text()
+    assert "| Aegis (fetch every view) | SQLite |" in page and "| Aegis (streams of views) | SQLite |" in page

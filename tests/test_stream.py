@@ -5,6 +5,7 @@ posted to the other."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import statistics
@@ -153,6 +154,65 @@ def test_keep_alives_while_nothing_happens_and_the_end_of_a_finished_game(fast_a
     assert frames[0]["data"]["status"] == "finished"
 
 
+def views_follow_events(frames: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """Check a ``?views=1`` stream's frames: after its first view, each view comes right after one or more events
+    and is the reader's view as of the last of them; every event is followed by a view before the next read's
+    events (one per read: never two views in a row, never an event left without one before the end). The views."""
+    views = [f["data"] for f in frames if f.get("event") == "view"]
+    assert frames[0].get("event") == "view"
+    last_event = None
+    for before, frame in itertools.pairwise(frames):
+        if frame.get("event") == "view":
+            assert before.get("event") is None and "id" in before, "a view follows the events it brings in"
+            assert frame["data"]["seq"] == int(before["id"]) == int(frame["id"]) and frame["data"]["you"] == seat
+        elif "id" in frame and frame.get("event") is None:
+            last_event = int(frame["id"])
+    assert views[-1]["seq"] == last_event, "the last events were followed by the view"
+    return views
+
+
+def test_a_stream_of_views_lets_a_client_play_from_it_alone(fast_app):
+    """``?views=1``: a client that keeps no rules plays a whole game from the views its stream pushes (prompts
+    included), never fetching its view; every event still comes once, each read's events followed by the view."""
+    api, gid, tokens = _game(fast_app)
+    client = fast_app.test_client()
+    response = client.get(f"/api/games/{gid}/stream?views=1", headers=api.auth(tokens[0]), buffered=False)
+    rng = __import__("random").Random(11)
+    got: list[dict[str, Any]] = []
+    moves = 0
+    for frame in sse(_lines(response)):
+        if "comment" in frame:
+            continue
+        got.append(frame)
+        if frame.get("event") == "end":
+            break
+        if frame.get("event") == "view":
+            prompts = [p for p in frame["data"]["prompts"] if not p["free"]]
+            if prompts:  # the pushed view is the latest: its prompt is open
+                sent = api.post(gid, tokens[0], command_of(rng.choice(prompts[0]["options"]), rng))
+                assert sent.status_code == 200, sent.get_json()
+                moves += 1
+    assert moves > 3 and got[-1]["event"] == "end"
+    views = views_follow_events(got[:-1], 0)
+    assert views[-1]["status"] == "finished" and views[-1]["seq"] == got[-1]["data"]["seq"]
+    log = api.events(gid, tokens[0])["events"]
+    assert [int(f["id"]) for f in got if f.get("event") is None] == [e["seq"] for e in log if e["seq"] > got[0]["data"]["seq"]]
+
+
+def test_a_resumed_stream_of_views_brings_the_view_after_its_first_read(fast_app):
+    api, gid, tokens = _game(fast_app)
+    log = api.events(gid, tokens[0])["events"]
+    headers = {**api.auth(tokens[0]), "Last-Event-ID": str(log[3]["seq"])}
+    response = fast_app.test_client().get(f"/api/games/{gid}/stream?views=true", headers=headers, buffered=False)
+    got = []
+    for frame in sse(_lines(response)):
+        if "comment" in frame:
+            break
+        got.append(frame)
+    assert [int(f["id"]) for f in got[:-1]] == [e["seq"] for e in log if e["seq"] > log[3]["seq"]]
+    assert got[-1]["event"] == "view" and got[-1]["data"] == api.view(gid, tokens[0])
+
+
 def test_stream_refusals(fast_app):
     _, gid, _ = _game(fast_app)
     c = fast_app.test_client()
@@ -160,6 +220,8 @@ def test_stream_refusals(fast_app):
     assert c.get(f"/api/games/{gid}/stream?ticket=v1.0.1.00").status_code == 401
     assert c.get(f"/api/games/{gid}/stream?token=seat_wrong").status_code == 400  # a token in a URL is logged
     assert c.get(f"/api/games/{gid}/stream", headers={"Last-Event-ID": "x"}).status_code == 400
+    refused = c.get(f"/api/games/{gid}/stream?views=yes")
+    assert refused.status_code == 400 and "views must be 1" in refused.get_json()["detail"]
     assert c.get("/api/games/00000000-0000-0000-0000-000000000000/stream").status_code == 404
 
 

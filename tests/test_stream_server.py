@@ -282,3 +282,38 @@ def test_the_stream_contract_on_the_asynchronous_server(tmp_path):
         finished.thread.join(timeout=30)
         assert [f.get("event") for f in finished.frames] == ["view", "end"]
         assert finished.frames[0]["data"]["status"] == "finished"
+
+
+def test_a_stream_of_views_on_the_asynchronous_server(tmp_path):
+    """``?views=1`` on the hub: a seat plays a whole game from the views its stream pushes (never fetching one), a
+    spectator's stream of views follows it, and each stream's every event comes once, each read's followed by the
+    view as of its last event; refusals as on the Flask route."""
+    from tests.test_stream import views_follow_events
+
+    with served(tmp_path, 0, AEGIS_SSE_KEEPALIVE="0.3") as url:
+        gid, seats = _started_game(url, humans=1, bots=2, seed="views")
+        stream_url = f"{url}/api/games/{gid}/stream"
+        assert _problem(stream_url + "?views=2")[0] == 400
+        player = Reader(stream_url + "?views=1", {"Authorization": f"Bearer {seats[0]['token']}"})
+        spectator = Reader(stream_url + "?views=1")
+        rng, done, moves = random.Random(4), 0, 0
+        deadline = time.monotonic() + 120
+        while not (player.frames and player.frames[-1].get("event") == "end"):
+            assert time.monotonic() < deadline, f"the game did not end; last frames {player.frames[-3:]}"
+            frames = [f for f in player.frames if "comment" not in f]
+            fresh = [f for f in frames[done:] if f.get("event") == "view"]
+            done = len(frames)
+            prompts = [p for p in fresh[-1]["data"]["prompts"] if not p["free"]] if fresh else []
+            if prompts:
+                command = command_of(rng.choice(prompts[0]["options"]), rng)
+                _call(url, "POST", f"/api/games/{gid}/commands", command, seats[0]["token"])
+                moves += 1
+            time.sleep(0.01)
+        spectator.wait(lambda frames: frames and frames[-1].get("event") == "end", 60)
+        log = _call(url, "GET", f"/api/games/{gid}/events?after=0&limit=5000")["events"]
+        for reader, seat in ((player, 0), (spectator, None)):
+            frames = [f for f in reader.frames if "comment" not in f]
+            views = views_follow_events(frames[:-1], seat)
+            assert views[-1]["status"] == "finished" and views[-1]["seq"] == log[-1]["seq"]
+            assert [int(f["id"]) for f in reader.events()] == [e["seq"] for e in log if e["seq"] > views[0]["seq"]]
+        assert moves > 3

@@ -122,12 +122,25 @@ async function drive(port, cycles, warmup) {
       check();
     });
   await until(0); // every seat connected and holding the first state
+  // A move sent while the mover's client still held the previous turn's state was seen, once in many runs, to be
+  // dropped: the cycle then waited forever. After RETRY_MS without the new state, the move is sent again (the server
+  // refuses a second play in the same turn), and the retries are reported.
+  const RETRY_MS = 1000;
+  let retries = 0;
   const cycle = async () => {
     const state = clients[0].getState();
-    const mover = clients[Number(state.ctx.currentPlayer)];
-    const next = mover.getState().G.played + 1;
-    mover.moves.play(0);
-    await until(next);
+    const next = state.G.played + 1;
+    for (let attempt = 0; ; attempt++) {
+      const mover = clients[Number(clients[0].getState().ctx.currentPlayer)];
+      mover.moves.play(0);
+      let timer;
+      const late = new Promise((resolve) => { timer = setTimeout(() => resolve(false), RETRY_MS); });
+      const done = await Promise.race([until(next).then(() => true), late]);
+      clearTimeout(timer);
+      if (done) return;
+      if (attempt >= 20) throw new Error(`no state with play ${next} after ${attempt + 1} tries`);
+      retries += 1;
+    }
   };
   for (let i = 0; i < warmup; i++) await cycle();
   const t0 = process.hrtime.bigint();
@@ -144,7 +157,7 @@ async function drive(port, cycles, warmup) {
     return G.hand.length === HAND && G.played === warmup + cycles && G.hands === undefined && String(seat) === c.playerID;
   });
   for (const c of clients) c.stop();
-  process.stdout.write(JSON.stringify({ cycles, warmup, seconds, each, secret }) + '\n');
+  process.stdout.write(JSON.stringify({ cycles, warmup, seconds, each, secret, retries }) + '\n');
   process.exit(0);
 }
 
