@@ -23,8 +23,8 @@ DOCS_PAGE = Path(__file__).with_name("static") / "docs.html"
 
 GAME_ID = {"name": "gid", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}
 PLAYER_NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
-BEARER = [{"bearer": []}]
-OPTIONAL_BEARER = [{"bearer": []}, {}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
+OPTIONAL_BEARER: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -405,7 +405,7 @@ PATHS: dict[str, dict[str, Any]] = {
 }
 
 
-_WAR_TARGET = {
+_WAR_TARGET: dict[str, Any] = {
     "name": "target",
     "min": 1,
     "max": 1,

@@ -94,6 +94,7 @@ def run(least: int = 430, seed: int = 1) -> dict[str, Any]:
             text = json.dumps(payloads)
             _, log_bytes = _held(lambda: json.loads(text))  # the log as payload dicts, as a game held it before
             snapshots = []
+            assert store.snapshots is not None, "the footprint needs snapshots (AEGIS_SNAPSHOT_INTERVAL > 0)"
             for s in store.snapshots.recorder.select_events(UUID(gid)):
                 seq = sum(1 for v in game.versions if v <= s.originator_version)
                 old = len(json.dumps(payloads[:seq]).encode())

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PG = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
+PG_HOST, PG_PORT, PG_DBNAME, PG_USER = "127.0.0.1", 5432, "test", "postgres"  # the local server, trust auth
+PG: dict[str, Any] = {"host": PG_HOST, "port": PG_PORT, "dbname": PG_DBNAME, "user": PG_USER}  # psycopg.connect(**PG)
 # the benchmarks, the fault tests and the few tests that create many games on one app (schemathesis, hypothesis) play
 # from one address (127.0.0.1): they set a rate limit far above what they send, explicitly, so that the limiter still
 # runs (and is measured) but never throttles them; the defaults stay as they are
@@ -128,14 +129,14 @@ class Service:
             return "(no log)"
 
 
-def postgres_env(dbname: str = PG["dbname"], schema: str = "") -> dict[str, str]:
+def postgres_env(dbname: str = PG_DBNAME, schema: str = "") -> dict[str, str]:
     """The service's environment for the local PostgreSQL: a database, and a schema in it if given."""
     env = {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
         "POSTGRES_DBNAME": dbname,
-        "POSTGRES_HOST": PG["host"],
-        "POSTGRES_PORT": str(PG["port"]),
-        "POSTGRES_USER": PG["user"],
+        "POSTGRES_HOST": PG_HOST,
+        "POSTGRES_PORT": str(PG_PORT),
+        "POSTGRES_USER": PG_USER,
         "POSTGRES_PASSWORD": "",
     }
     return {**env, "POSTGRES_SCHEMA": schema} if schema else env

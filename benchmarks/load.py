@@ -233,7 +233,7 @@ def draw(commands: list[float], views: list[float], result: dict[str, Any], path
     data = [np.array(commands) * ms, np.array(views) * ms]
     low = max(0.1, min((d.min() for d in data if d.size), default=1.0))
     high = max((d.max() for d in data if d.size), default=10.0)
-    bins = np.logspace(np.log10(low), np.log10(high * 1.01), 60)
+    bins = list(np.logspace(np.log10(low), np.log10(high * 1.01), 60))
     fig, ax = plt.subplots(figsize=(9, 4.5), dpi=100)
     ax.hist(data[0], bins=bins, alpha=0.65, label=f"POST /commands (n={len(commands)})", color="#1f6feb")
     ax.hist(data[1], bins=bins, alpha=0.45, label=f"GET /view (n={len(views)})", color="#d29922")

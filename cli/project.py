@@ -7,10 +7,15 @@ import logging
 import signal
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from projections.store import ViewStore
+    from service.games import GameStore
+    from service.settings import Settings
 
 
-def _parts() -> tuple[Any, Any]:
+def _parts() -> tuple[GameStore, ViewStore, Settings]:
     from projections.store import make_store
     from service.games import GameStore
     from service.settings import load
@@ -29,8 +34,12 @@ def project(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     worker = Worker(app, store, keep=settings.cache_games)
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: (stop.set(), worker.stop()))
-    signal.signal(signal.SIGINT, lambda *_: (stop.set(), worker.stop()))
+    def stopping(*_: Any) -> None:
+        stop.set()
+        worker.stop()
+
+    signal.signal(signal.SIGTERM, stopping)
+    signal.signal(signal.SIGINT, stopping)
     print(f"aegis project: keeping the projections in Redis from position {store.position()}", flush=True)
     thread = threading.Thread(target=worker.run, daemon=True)
     thread.start()

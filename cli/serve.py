@@ -53,7 +53,7 @@ def _uvicorn(args: argparse.Namespace) -> int:
 
 
 def _gunicorn(args: argparse.Namespace, *, asgi: bool) -> int:
-    from gunicorn.app.base import BaseApplication
+    from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

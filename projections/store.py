@@ -316,7 +316,7 @@ class RedisViewStore(ViewStore):
             "places": {self._key(k): v for k, v in batch.places.items()},
         }
         # cjson decodes an empty JSON object as an empty table either way
-        args = [position, json.dumps(payload), "" if after is None else after, self.prefix, PREFIX]
+        args: list[str | int] = [position, json.dumps(payload), "" if after is None else after, self.prefix, PREFIX]
         return bool(self._commit(keys=[self.prefix + "position", self._key(INDEXED)], args=args))
 
     def consistent(self, read: Callable[[ViewStore], T]) -> T:
@@ -338,7 +338,7 @@ class RedisViewStore(ViewStore):
         return None if raw is None else json.loads(raw)
 
     def hgetall(self, key: str) -> dict[str, Any]:
-        return {k: json.loads(v) for k, v in self.redis.hgetall(self._key(key)).items()}
+        return {str(k): json.loads(v) for k, v in self.redis.hgetall(self._key(key)).items()}
 
     def hget(self, key: str, fieldname: str) -> Any:
         raw = self.redis.hget(self._key(key), fieldname)

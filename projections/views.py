@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Notification
 
 from domain.kernel.events import event_from_dict
@@ -65,16 +66,17 @@ class Projector:
                 records[names.key(event.name)] = record
                 batch.hset(PLAYERS, names.key(event.name), record)
                 continue
+            assert isinstance(event, Aggregate.Event), f"not an aggregate's event: {type(event).__name__}"
             gid = UUID(str(event.originator_id))
             game = self.games.get(gid)
             if game is None and event.originator_version > 1:
                 game = self.app.repository.get(gid, version=event.originator_version - 1)
             was_over = game is not None and game.finished_seq is not None
-            game = event.mutate(game)
-            self.games[gid] = game
-            touched[gid] = game
-            if not was_over and game.finished_seq is not None:
-                self._finished(batch, records, game, event.timestamp.timestamp())
+            moved = event.mutate(game)
+            assert isinstance(moved, Game), f"game {gid} is not a game after {type(event).__name__}"
+            self.games[gid] = touched[gid] = moved
+            if not was_over and moved.finished_seq is not None:
+                self._finished(batch, records, moved, event.timestamp.timestamp())
         for gid, game in touched.items():
             lobby.write(batch, summary_of(game))  # the row and its places in the lobby's index
             if game.status in OVER:

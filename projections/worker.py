@@ -14,7 +14,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from eventsourcing.application import Application
@@ -81,7 +81,7 @@ class Worker:
         self._position = stored
         return stored
 
-    def _apply(self, notifications: list[Notification]) -> None:
+    def _apply(self, notifications: Sequence[Notification]) -> None:
         writes = self.projector.project(notifications)
         position = notifications[-1].id
         if not self.store.commit(writes, position, after=self._position):

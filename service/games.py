@@ -187,7 +187,7 @@ class GameService:
     def _load(self, game_id: UUID) -> Game:
         """The game as stored now: the cached one brought up to date from the store (the library's fast-forward)."""
         try:
-            game = self.store.repository.get(game_id)
+            game: object = self.store.repository.get(game_id)
         except AggregateNotFoundError:
             raise NotFound(f"no game {game_id}") from None
         if not isinstance(game, Game):  # pragma: no cover - the store holds only games
@@ -315,7 +315,7 @@ class GameService:
         game = Game(
             rules.name,
             stored_spec,
-            creator_seed if exact else self.entropy(),
+            creator_seed if exact and creator_seed is not None else self.entropy(),
             tokens.token_hash(host_token),
             rig,
             now,
@@ -458,10 +458,10 @@ class GameService:
             seat = self._seat_of(game, token)
             request = f"{seat}:{idempotency_key}" if idempotency_key else None
             if request is not None and request in game.idempotency:
-                first = game.idempotency[request]
-                if {k: v for k, v in first["command"].items() if k != "at"} != {**body, "seat": seat}:
+                earlier = game.idempotency[request]
+                if {k: v for k, v in earlier["command"].items() if k != "at"} != {**body, "seat": seat}:
                     raise BadRequest("this Idempotency-Key was used for a different command", kind="idempotency-key-reused")
-                return first["last_seq"], self._answer(game, first["first_seq"], first["last_seq"], seat), True
+                return earlier["last_seq"], self._answer(game, earlier["first_seq"], earlier["last_seq"], seat), True
             if game.status in ("lobby", "cancelled", "expired"):
                 raise Conflict("the game has not started" if game.status == "lobby" else f"the game was {game.status}")
             if game.status == "finished":

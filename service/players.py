@@ -75,7 +75,7 @@ class Registry:
 
     def find(self, name: str) -> Player | None:
         try:
-            found = self.store.repository.get(player_id(name))
+            found: object = self.store.repository.get(player_id(name))
         except AggregateNotFoundError:
             return None
         return found if isinstance(found, Player) else None
@@ -88,7 +88,7 @@ class Registry:
         except ValueError:
             raise Unauthorized("this is not a player key") from None
         try:
-            player = self.store.repository.get(pid)
+            player: object = self.store.repository.get(pid)
         except AggregateNotFoundError:
             raise Unauthorized("no player has this key") from None
         if not isinstance(player, Player) or not tokens.matches(key, player.key_hash):

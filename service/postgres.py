@@ -48,9 +48,10 @@ def _breaker(recorder: Any) -> Breaker:
 
 def _fail_fast(library: Callable[..., Any]) -> Callable[..., Any]:
     """The library's statement with one retry instead of ten, behind the store's breaker."""
-    bounded = retry(_DOWN, max_attempts=ATTEMPTS, wait=0.1)(library.__wrapped__)
+    inner: Callable[..., Any] = getattr(library, "__wrapped__")  # noqa: B009 - the library's retry wraps it
+    bounded = retry(_DOWN, max_attempts=ATTEMPTS, wait=0.1)(inner)
 
-    @functools.wraps(library.__wrapped__)
+    @functools.wraps(inner)
     def statement(self: Any, *args: Any, **kwargs: Any) -> Any:
         breaker = _breaker(self)
         if breaker.allow() is None:

@@ -70,8 +70,12 @@ class CautiousBot:
             return by_answer["guardwall"].command
         if "guardcard" in by_answer and claim in self._held(view):
             return by_answer["guardcard"].command
-        calls = "call" in by_answer and claim is not None and claimant is not None
-        if calls and holds_probability(view, claimant, claim) < CALL_BELOW:
+        if (
+            "call" in by_answer
+            and isinstance(claim, str)
+            and isinstance(claimant, int)
+            and holds_probability(view, claimant, claim) < CALL_BELOW
+        ):
             return by_answer["call"].command
         return by_answer["pass"].command
 

@@ -24,7 +24,7 @@ from domain.everaegis import events as ev
 from domain.everaegis.catalog import BUILDINGS, CATALOG
 from domain.everaegis.context import Ctx
 from domain.everaegis.mob import agree
-from domain.everaegis.state import GameState
+from domain.everaegis.state import Card, GameState
 from domain.kernel.decisions import DecisionKind
 from domain.kernel.prompts import Option, Prompt
 
@@ -34,7 +34,7 @@ WIN_TOKENS = 3  # R171
 def set_card(ctx: Ctx) -> None:
     """R171 setup: reveal from the top of the deck until a building card appears."""
     s = ctx.state
-    shown = []
+    shown: list[Card] = []
     for card in s.deck:
         if card.name in BUILDINGS:
             bottom = [{"id": c.id, "name": c.name} for c in shown]

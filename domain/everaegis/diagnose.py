@@ -97,7 +97,7 @@ def _declaration_reason(s: GameState, cmd: dict[str, Any]) -> tuple[str | None, 
     if action == "temple":
         card = cmd.get("card")
         owner = s.owner_of(card) if isinstance(card, str) else None
-        if owner is None:
+        if owner is None or not isinstance(card, str):
             return "R46", "Temple needs a 'card': the id of a revealed card in play, and a 'recipient'"
         c = s.players[owner].card(card)
         if c is not None and not c.revealed:

@@ -475,12 +475,18 @@ def _card_choice_label(s: GameState, chooser: int, owner: int, card: Card, verb:
     return f"{verb} {whose} unrevealed card ({card.id})"
 
 
+def _left(p: Pending, step: Step) -> int:
+    """How many more times a counted step acts: what its work says is left, else its count (before it starts)."""
+    left = (p.work or {}).get("left")
+    return int(step["count"] if left is None else left)
+
+
 def _in_play_decision(verb: str, among: Callable[[GameState, Pending, Step], list[tuple[int, Card]]]) -> Waits:
     """The possessor picks a card in play (of ``among``), one at a time, ``count`` times."""
 
     def decision(s: GameState, p: Pending, step: Step) -> Decision | None:
         cards = among(s, p, step)
-        if int((p.work or {}).get("left", step["count"])) <= 0 or not cards:
+        if _left(p, step) <= 0 or not cards:
             return None
         opts = tuple((_card_choice_label(s, p.owner, o, c, verb.title()), c.id) for o, c in cards)
         return Decision(p.owner, opts, f"{p.source}: {verb} a card in play")
@@ -512,7 +518,7 @@ def _discardable(s: GameState, p: Pending) -> list[str]:
 
 def _items_decision(s: GameState, p: Pending, step: Step) -> Decision | None:
     refs = _discardable(s, p)
-    if int((p.work or {}).get("left", step["count"])) <= 0 or not refs:
+    if _left(p, step) <= 0 or not refs:
         return None
     return Decision(p.owner, tuple((f"Discard {item_label(s, r)}", r) for r in refs), f"{p.source}: discard an item in play")
 

@@ -64,7 +64,10 @@ def targets(s: GameState, p: Pending, step: Step) -> list[int]:
 
 def how_many(step: Step) -> int:
     """How many times a step acts on each player it is about (its count or amount; once if it has neither)."""
-    return step.get("count", step.get("amount", 1))
+    for key in ("count", "amount"):
+        if key in step:
+            return int(step[key])
+    return 1
 
 
 def start_work(s: GameState, p: Pending, step: Step) -> dict[str, Any] | None:

@@ -645,7 +645,7 @@ def _seat_abandoned(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 
 def played_words(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
     """A command the server played for a seat, in words (it names only what that seat may know)."""
-    kind = cmd.get("type")
+    kind = str(cmd.get("type"))
     if kind in KINDS and KINDS[kind].aliases:  # prove, pay, war_reveal...: in the words of the type they answer for
         kind = KINDS[kind].aliases[0]
     if kind == "declare":

@@ -540,11 +540,11 @@ class GameState:
         Dictator the shared one (R168, A52 ruling: both). None while eliminated (R123, R130)."""
         if self.players[seat].eliminated:
             return []
-        out = []
+        out: list[str] = []
         for mat in (self.players[seat].leader, self.dictator):
             entry = self.leader_entry(mat)
             ability = (entry.get("effects") or {}).get("ability") if entry is not None and not entry["plain"] else None
-            if ability and (moment is None or ability["when"] == moment):
+            if mat is not None and ability and (moment is None or ability["when"] == moment):
                 out.append(mat)
         return out
 
