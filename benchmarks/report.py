@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.footprint import table
-from benchmarks.run import RESULTS, SUITES
+from benchmarks.suites import RESULTS, SUITES
 
 PLOT = "load-latency.png"
 

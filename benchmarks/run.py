@@ -41,13 +41,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.suites import DEFAULT_SIZE, RESULTS, SUITES
 from domain.everaegis.config import make_config
 from domain.everaegis.decide import push, start
 from domain.everaegis.evolve import fold
 from domain.simulation import play_game
-
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results"
 
 
 def _proc_field(path: str, name: str) -> str | None:
@@ -156,16 +154,6 @@ def print_engine(result: dict[str, Any]) -> None:
         )
 
 
-SUITES = ("engine", "prompts", "store", "load", "projections", "seek", "footprint", "streams", "peer")
-DEFAULT_SIZE = {
-    "engine": 40, "prompts": 3, "store": 10, "load": 200, "projections": 1000, "seek": 1, "footprint": 430,
-    "streams": 2000, "peer": 1000,
-}  # fmt: skip
-SIZE_MEANS = (
-    "the suite's size: games (engine 40, prompts 3 of 10 seats, store 10, load 200 concurrent), events for "
-    "projections (1000), the least events of the footprint's game (430), open streams for streams (2000), move "
-    "cycles for peer (1000); seek ignores it"
-)
 
 
 def run_suite(suite: str, size: int, stamp: str) -> dict[str, Any]:

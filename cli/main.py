@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from benchmarks.run import SIZE_MEANS, SUITES
+from benchmarks.suites import SIZE_MEANS, SUITES
 from cli import catalog, game_options, play, project, records, serve
 from domain.bots import BOTS
 from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
@@ -71,8 +71,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from benchmarks.run import ROOT
     from benchmarks.run import main as bench_main
+    from benchmarks.suites import ROOT
 
     if args.games is not None and args.games < 1:
         print("aegis bench: --games (--size) must be at least 1", file=sys.stderr)

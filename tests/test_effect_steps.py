@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from domain.everaegis.classic import shipped
+from domain.everaegis.effect_check import check_effect
 from domain.everaegis.effect_plans import plans
 from domain.everaegis.effect_steps import STEP_KINDS, StepKind, _registry, describe
-from domain.everaegis.vocabulary import CONDITIONS, EffectError, check_effect, effects_of
+from domain.everaegis.vocabulary import CONDITIONS, EffectError, effects_of
 from tests.helpers import Table
 
 # Every step name of the vocabulary, in the order a refusal lists them.

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
+from domain.everaegis.items import give_treaty
 from domain.everaegis.mob import pick_object, pick_player
 from domain.everaegis.state import GameState
 from domain.kernel.decisions import DecisionKind
@@ -109,8 +110,6 @@ def _mob_gift(ctx: Ctx, mob: int) -> None:
 def give(ctx: Ctx, seat: int, item: str, to: int) -> None:
     ctx.emit(ev.ArtificerGave(seat=seat, to=to, item=item))
     if item == "TREATY":  # "You and the player that gave you this item" (R107): the giver takes the INK QUILL (R108)
-        from domain.everaegis.items import give_treaty  # items uses this module: import late
-
         give_treaty(ctx, seat, to, "Artificers gift (R172)")
 
 
@@ -127,19 +126,6 @@ def wins(s: GameState, seat: int) -> str | None:
     if len(kinds_held(s, seat)) >= need:
         return f"{need} different kinds of items (Artificers, R172)"
     return None
-
-
-def forcer_takes(s: GameState, holder: int, by: int | None, item: str) -> bool:
-    """R172: "when an item is forced to be discarded by another player, it is instead given to the player that
-    forced the item to be discarded from play": every item but the TREATY, whose parties are named by who gave it
-    (A49 ruling; a SANCTION taken is placed by its taker, ``items.discard_item``)."""
-    return (
-        active(s)
-        and by is not None
-        and by != holder
-        and not s.players[by].eliminated
-        and (item in ("WALL", "BRIG", "SANCTION") or s.item_entry(item) is not None)
-    )
 
 
 ARTIFICER_GIFT = DecisionKind(

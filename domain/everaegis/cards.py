@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.everaegis import events as ev
 from domain.everaegis.context import Ctx
+from domain.everaegis.effect_work import queue_effect
 from domain.everaegis.mob import pick_object
 from domain.everaegis.state import Card, GameState
 from domain.kernel.decisions import DecisionKind
@@ -89,9 +90,14 @@ def reveal(ctx: Ctx, seat: int, card: Card, *, full: bool, reason: str, trigger:
     having left play (``trigger=False``: R125, A30)."""
     ctx.emit(ev.CardRevealed(seat=seat, card=card.id, name=card.name, full=full, reason=reason))
     if full and trigger and ctx.state.components is not None:
-        from domain.everaegis.effects import on_revealed  # the interpreter uses this module: import late
+        _on_revealed(ctx, seat, card)
 
-        on_revealed(ctx, seat, card)
+
+def _on_revealed(ctx: Ctx, seat: int, card: Card) -> None:
+    """R92: a trigger estate's text runs once, right after it is fully revealed (plain cards do nothing)."""
+    entry = ctx.state.estate(card.name)
+    if entry is not None and entry.get("effect") and entry["effect"]["when"] == "revealed":
+        queue_effect(ctx, seat, card.name, entry["effect"]["steps"], "revealed (R92)", card=card.id)
 
 
 def shuffle_rubble(ctx: Ctx) -> None:

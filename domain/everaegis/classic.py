@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from domain.everaegis.vocabulary import LEADER_MOMENTS, EffectError, check_effect, effects_of
+from domain.everaegis.effect_check import check_effect
+from domain.everaegis.vocabulary import LEADER_MOMENTS, EffectError, effects_of
 from domain.kernel.errors import MalformedCommand
 
 TEXT_KNOWN = ("full", "partial", "none")

@@ -26,7 +26,7 @@ from domain.everaegis.effect_work import Decision, Step, next_target, out_of_rea
 from domain.everaegis.items import discard_item, item_label, items_in_play
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import Card, GameState, Pending
-from domain.everaegis.vocabulary import AMOUNT, COUNT, COUNTS, WHO, EffectError, check_param
+from domain.everaegis.vocabulary import AMOUNT, CONDITIONS, COUNT, COUNTS, WHO, EffectError, check_param
 from domain.everaegis.war_bans import why_not
 
 Param = tuple[Any, ...]  # (name, type, low, high) or (name, choices), as vocabulary.check_param reads it
@@ -103,6 +103,9 @@ class StepKind:
             raise EffectError(f"{here}: unknown parameter(s) {', '.join(unknown)}")
         for spec in self.params:
             check_param(here, step, spec)
+            if spec[1] == "steps":  # a choice among lists of steps: each list is steps of this vocabulary
+                for k, option in enumerate(step[spec[0]], start=1):
+                    check_steps(option, where=f"{here} option {k}")
 
     def picking(self, p: Pending) -> bool:
         """Whether the step has yet to start its work (the possessor's pick of a player, if any, comes first)."""
@@ -754,3 +757,16 @@ def bind_steps(steps: list[Step], item: str, offerable: bool) -> list[Step]:
     """The steps with ``"$discarded"`` bound to ``item``; when it cannot be offered, the choices that would
     hand it back are left out."""
     return [STEP_KINDS[step["step"]].bind(step, item, offerable) for step in steps]
+
+
+def check_steps(steps: list[Any], *, where: str) -> None:
+    """Raise ``EffectError`` unless each of ``steps`` is a declared step with its parameters."""
+    for i, step in enumerate(steps, start=1):
+        here = f"{where} {i}"
+        if not isinstance(step, dict) or not isinstance(step.get("step"), str):
+            raise EffectError(f"{here}: each step is an object with a 'step' name")
+        name = step["step"]
+        if name not in STEP_KINDS:
+            hint = " (a condition: use when 'while revealed')" if name in CONDITIONS else ""
+            raise EffectError(f"{here}: unknown step {name!r}{hint}; steps: {', '.join(STEP_KINDS)}")
+        STEP_KINDS[name].check(step, here)

@@ -22,20 +22,13 @@ from domain.everaegis.effect_steps import STEP_KINDS, StepKind, bind_steps
 from domain.everaegis.effect_steps import gain_item as gain_item  # where the rules of giving an item are (R105, R106)
 from domain.everaegis.effect_work import Decision, Step, pick_first, picked, progress, queue_effect, start
 from domain.everaegis.mob import pick_object, pick_player
-from domain.everaegis.state import Card, GameState, Pending
+from domain.everaegis.state import GameState, Pending
 from domain.kernel.decisions import DecisionKind
 from domain.kernel.prompts import Option, Prompt
 
 
 def _queue(ctx: Ctx, owner: int, source: str, card: str, effect: dict[str, Any], reason: str) -> None:
     queue_effect(ctx, owner, source, effect["steps"], reason, card=card)
-
-
-def on_revealed(ctx: Ctx, seat: int, card: Card) -> None:
-    """R92: a trigger estate's text runs once, right after it is fully revealed (plain cards do nothing)."""
-    entry = ctx.state.estate(card.name)
-    if entry is not None and entry.get("effect") and entry["effect"]["when"] == "revealed":
-        _queue(ctx, seat, card.name, card.id, entry["effect"], "revealed (R92)")
 
 
 def at_phase(ctx: Ctx, seat: int, moment: str) -> None:

@@ -15,7 +15,6 @@ from domain.everaegis.context import Ctx, Need, Unsettled
 from domain.everaegis.decisions import DECISIONS
 from domain.everaegis.effects import decision, effect_step, fire_triggers
 from domain.everaegis.leaders import all_chosen, choosers, selection_step
-from domain.everaegis.overlord import out_of_cards_step
 from domain.everaegis.reactions import (
     asked_for_action,
     asked_for_guard,
@@ -26,7 +25,7 @@ from domain.everaegis.reactions import (
 )
 from domain.everaegis.setup import after_deal_step, setup_step, starting_step
 from domain.everaegis.state import Act, GameState
-from domain.everaegis.turns import phase_step
+from domain.everaegis.turns import out_of_cards_step, phase_step
 from domain.everaegis.undo import pause_step
 from domain.everaegis.war import war_step
 

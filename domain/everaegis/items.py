@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from domain.everaegis import events as ev
-from domain.everaegis.artificers import forcer_takes
 from domain.everaegis.context import Ctx
 from domain.everaegis.effect_work import queue_effect
 from domain.everaegis.mob import pick_object
@@ -54,6 +53,19 @@ def item_label(s: GameState, ref: str) -> str:
 
 def _seat_name(s: GameState, seat: int | None) -> str:
     return s.players[seat].name if seat is not None else "the reserve"
+
+
+def forcer_takes(s: GameState, holder: int, by: int | None, item: str) -> bool:
+    """R172: "when an item is forced to be discarded by another player, it is instead given to the player that
+    forced the item to be discarded from play": every item but the TREATY, whose parties are named by who gave it
+    (A49 ruling; a SANCTION taken is placed by its taker, ``items.discard_item``)."""
+    return (
+        "artificers" in s.config.variants  # the Artificers variant (artificers.active)
+        and by is not None
+        and by != holder
+        and not s.players[by].eliminated
+        and (item in ("WALL", "BRIG", "SANCTION") or s.item_entry(item) is not None)
+    )
 
 
 def discard_item(ctx: Ctx, ref: str, reason: str, by: int | None = None) -> None:

@@ -68,25 +68,3 @@ def share(s: GameState, winners: list[int]) -> list[int]:
     if o is None or not any(w != o for w in winners):
         return winners
     return sorted(set(winners) | set(opponents(s)))
-
-
-def out_of_cards_step(ctx: Ctx) -> bool:
-    """R170: end and score once the deck and every year are empty (from the first turn on)."""
-    s = ctx.state
-    o = s.variant.overlord
-    if o is None or s.stage != "turn" or s.deck or s.years or s.rubble:  # R158: the rubble forms the deck first
-        return False
-    team = [seat for seat in range(s.seats) if seat != o]
-    team_total = sum(len(s.players[seat].unrevealed) for seat in team)
-    own = len(s.players[o].unrevealed)
-    ctx.emit(ev.OverlordScored(overlord=o, overlord_total=own, team=team, team_total=team_total))
-    why = f"the deck and every year are out of cards: the team has {team_total} unrevealed cards, the Overlord {own}"
-    from domain.everaegis.turns import end_game  # turns uses this module: import late
-
-    if team_total == own:
-        end_game(ctx, "draw", [], f"{why}; equal totals are a draw (R170, A47 ruling)")
-    elif team_total > own:
-        end_game(ctx, "win", opponents(s), f"{why}; the team wins (R170)")
-    else:
-        end_game(ctx, "win", [o], f"{why}; the Overlord wins (R170)")
-    return True

@@ -11,40 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from domain.everaegis.card import Card
 from domain.everaegis.config import Config
 from domain.everaegis.variant_state import VariantState
 from domain.kernel.codec import Codec
-
-
-@dataclass(frozen=True)
-class Card:
-    """One card in a player's possession, the deck or a year. ``id`` is opaque and per game.
-
-    ``known`` lists the seats that know a face-down card's identity besides its possessor (for
-    example the player who put it on the deck with a Laboratory); ``public`` means everyone knows it
-    (a claim proven with it). A revealed card is known to everyone.
-    """
-
-    id: str
-    name: str
-    revealed: bool = False
-    known: frozenset[int] = frozenset()
-    public: bool = False
-    discovered: bool = False  # Discovery (R160): a discovery token lies on it; implies ``public``
-
-    def known_to(self, seat: int, possessor: int | None) -> bool:
-        return self.revealed or self.public or seat == possessor or seat in self.known
-
-    def knowers(self, possessor: int | None, seats: int) -> list[int]:
-        if self.revealed or self.public:
-            return list(range(seats))
-        out = set(self.known)
-        if possessor is not None:
-            out.add(possessor)
-        return sorted(out)
-
-    def flip(self, revealed: bool) -> Card:
-        return Card(self.id, self.name, revealed, self.known, self.public, self.discovered)
 
 
 @dataclass

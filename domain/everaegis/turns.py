@@ -13,6 +13,7 @@ from domain.everaegis.effects import at_phase
 from domain.everaegis.evolve import ELIMINATION_REVEAL
 from domain.everaegis.items import discard_all_items
 from domain.everaegis.overlord import immune, plays_again
+from domain.everaegis.overlord import opponents as overlord_opponents
 from domain.everaegis.soldiers import change_soldiers
 from domain.everaegis.state import GameState
 from domain.everaegis.variants import winners as variant_winners
@@ -173,3 +174,23 @@ def check_last_remaining(ctx: Ctx) -> None:
 def end_game(ctx: Ctx, result: str, winners: list[int], reason: str) -> None:
     winners = variant_winners(ctx.state, winners)  # allies (R163), the Overlord's team (R170)
     ctx.emit(ev.GameEnded(result=result, winners=winners, reason=reason, seed=ctx.state.seed))
+
+
+def out_of_cards_step(ctx: Ctx) -> bool:
+    """R170: end and score once the deck and every year are empty (from the first turn on)."""
+    s = ctx.state
+    o = s.variant.overlord
+    if o is None or s.stage != "turn" or s.deck or s.years or s.rubble:  # R158: the rubble forms the deck first
+        return False
+    team = [seat for seat in range(s.seats) if seat != o]
+    team_total = sum(len(s.players[seat].unrevealed) for seat in team)
+    own = len(s.players[o].unrevealed)
+    ctx.emit(ev.OverlordScored(overlord=o, overlord_total=own, team=team, team_total=team_total))
+    why = f"the deck and every year are out of cards: the team has {team_total} unrevealed cards, the Overlord {own}"
+    if team_total == own:
+        end_game(ctx, "draw", [], f"{why}; equal totals are a draw (R170, A47 ruling)")
+    elif team_total > own:
+        end_game(ctx, "win", overlord_opponents(s), f"{why}; the team wins (R170)")
+    else:
+        end_game(ctx, "win", [o], f"{why}; the Overlord wins (R170)")
+    return True

@@ -7,10 +7,8 @@ is public: allies, the Overlord, the Blasphemy card and every player's tokens.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # pragma: no cover
-    from domain.everaegis.state import Card
+from domain.everaegis.card import Card
 
 
 @dataclass

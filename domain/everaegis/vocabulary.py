@@ -1,10 +1,10 @@
-"""The vocabulary that card effects are written in, and the check of an effect written in it.
+"""The vocabulary that card effects are written in, and the check of a step's parameters.
 
 An effect is data: ``{"when": <moment>, "steps": [<step>, ...]}``. Each step is ``{"step": <name>, ...}``
 with its parameters. The steps are declared in ``effect_steps.py``, each once with everything about it: its
 parameters (written with the words below: ``WHO``, ``COUNT``, ``AMOUNT``...), what it does, and how the
 interpreter (``effects.py``) runs it; nothing else knows a card's text. A catalog (``classic.py``) is
-checked with ``check_effect``, whose messages name the step and the problem.
+checked with ``effect_check.check_effect``, whose messages name the step and the problem.
 
 Moments (R92, R93, R26, R29):
 - ``revealed``: a trigger estate, once, right after the card is fully revealed;
@@ -97,11 +97,9 @@ def check_param(where: str, step: dict[str, Any], spec: tuple[Any, ...]) -> None
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
             raise EffectError(f"{where}: '{name}' must be a non-empty list of names")
         return
-    if spec[1] == "steps":
+    if spec[1] == "steps":  # each option is checked step by step where the steps are declared (effect_steps)
         if not isinstance(value, list) or len(value) < 2 or not all(isinstance(o, list) and o for o in value):
             raise EffectError(f"{where}: '{name}' must list 2 or more non-empty lists of steps")
-        for k, option in enumerate(value, start=1):
-            _check_steps(option, where=f"{where} option {k}")
         return
     if spec[1] is str:
         if not isinstance(value, str) or not value.strip():
@@ -114,69 +112,6 @@ def check_param(where: str, step: dict[str, Any], spec: tuple[Any, ...]) -> None
     _, kind, low, high = spec
     if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
         raise EffectError(f"{where}: '{name}' must be a whole number from {low} to {high}, not {value!r}")
-
-
-def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = False, leader: str | None = None) -> None:
-    """Raise ``EffectError`` unless ``effect`` is written in the vocabulary (and fits the estate's type; an
-    item's effect acts at its holder's Begin or End Phase, R102, R114-R117)."""
-    if not isinstance(effect, dict):
-        raise EffectError("effect must be an object with 'when' and 'steps'")
-    extra = sorted(set(effect) - {"when", "steps"})
-    if extra:
-        raise EffectError(f"effect has unknown field(s) {', '.join(extra)}")
-    when = effect.get("when")
-    if when not in MOMENTS:
-        raise EffectError(f"effect 'when' must be one of {', '.join(MOMENTS)}, not {when!r}")
-    steps_named = [st.get("step") for st in effect.get("steps") or [] if isinstance(st, dict)]
-    if (leader == "win") != ("win_if" in steps_named) or (leader == "win" and set(steps_named) != {"win_if"}):
-        raise EffectError("a leader's win condition is made of win_if steps, and win_if is only for it (R9c)")
-    if leader is not None and when not in LEADER_MOMENTS[leader]:
-        raise EffectError(f"a leader's {leader} acts when {' or '.join(LEADER_MOMENTS[leader])}, not {when!r}")
-    if leader is None and when in ("declared", "opponent item discarded", "estate revealed", "conquest"):
-        raise EffectError(f"'when': {when!r} is for a leader's actions and ability")
-    if item and when not in ("begin", "end", "used", "reaction", "draw", "while held"):
-        raise EffectError("an item acts: begin, end, used, reaction, draw or while held")
-    if not item and when == "while held":
-        raise EffectError("'while held' is for items (R102)")
-    reactive_step = {"reaction": "thwart_action", "draw": "stop_draw"}.get(when)
-    if reactive_step and [st.get("step") if isinstance(st, dict) else None for st in effect.get("steps") or []] != [
-        reactive_step
-    ]:
-        raise EffectError(f"a reactive item used {when!r} has the one step {reactive_step}")
-    if estate_type == "trigger" and when != "revealed":
-        raise EffectError("a trigger estate acts when revealed (R92): 'when' must be 'revealed'")
-    if estate_type == "condition" and when == "revealed":
-        raise EffectError("a condition estate acts while revealed (R93): 'when' cannot be 'revealed'")
-    steps = effect.get("steps")
-    if not isinstance(steps, list) or not steps:
-        raise EffectError("effect 'steps' must be a non-empty list")
-    if when in ("while revealed", "while held"):
-        for i, step in enumerate(steps, start=1):
-            name = step.get("step") if isinstance(step, dict) else None
-            if name not in CONDITIONS:
-                raise EffectError(f"effect step {i}: unknown condition {name!r}; conditions: {', '.join(CONDITIONS)}")
-            params = CONDITION_PARAMS.get(name, ())
-            if set(step) != {"step", *(p[0] for p in params)}:
-                words = ", ".join(p[0] for p in params) or "no parameters"
-                raise EffectError(f"effect step {i}: the condition {name} takes {words}")
-            for spec in params:
-                check_param(f"effect step {i}", step, spec)
-        return
-    _check_steps(steps, where="effect step")
-
-
-def _check_steps(steps: list[Any], *, where: str) -> None:
-    from domain.everaegis.effect_steps import STEP_KINDS  # the steps are written in this module's words: import late
-
-    for i, step in enumerate(steps, start=1):
-        here = f"{where} {i}"
-        if not isinstance(step, dict) or not isinstance(step.get("step"), str):
-            raise EffectError(f"{here}: each step is an object with a 'step' name")
-        name = step["step"]
-        if name not in STEP_KINDS:
-            hint = " (a condition: use when 'while revealed')" if name in CONDITIONS else ""
-            raise EffectError(f"{here}: unknown step {name!r}{hint}; steps: {', '.join(STEP_KINDS)}")
-        STEP_KINDS[name].check(step, here)
 
 
 def conditions(effect: dict[str, Any] | None) -> set[str]:

@@ -1,0 +1,37 @@
+"""A card of the game: its opaque id, its building or estate, and who knows it. Apart from ``state`` because
+every record of the state holds cards (the players, the deck, the years, the Blasphemy card of ``variant_state``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card in a player's possession, the deck or a year. ``id`` is opaque and per game.
+
+    ``known`` lists the seats that know a face-down card's identity besides its possessor (for
+    example the player who put it on the deck with a Laboratory); ``public`` means everyone knows it
+    (a claim proven with it). A revealed card is known to everyone.
+    """
+
+    id: str
+    name: str
+    revealed: bool = False
+    known: frozenset[int] = frozenset()
+    public: bool = False
+    discovered: bool = False  # Discovery (R160): a discovery token lies on it; implies ``public``
+
+    def known_to(self, seat: int, possessor: int | None) -> bool:
+        return self.revealed or self.public or seat == possessor or seat in self.known
+
+    def knowers(self, possessor: int | None, seats: int) -> list[int]:
+        if self.revealed or self.public:
+            return list(range(seats))
+        out = set(self.known)
+        if possessor is not None:
+            out.add(possessor)
+        return sorted(out)
+
+    def flip(self, revealed: bool) -> Card:
+        return Card(self.id, self.name, revealed, self.known, self.public, self.discovered)
