@@ -94,7 +94,7 @@ class Projector:
                     records[key] = found
         rules = ruleset_named(game.ruleset)
         log = self.app.payloads(game, 1, game.seq)
-        summary = rules.summarize(rules.make_config(game.config), [event_from_dict(e) for e in log])
+        summary = rules.summarize(rules.make_config(game.started_config), [event_from_dict(e) for e in log])
         variant = "+".join(game.spec.get("variants", []))
         row = {"id": str(game.id), "ruleset": game.ruleset, "variant": variant, "rigged": game.rigged, "finished_at": at}
         for key, listed in players.finish(records, row, summary, seats).items():

@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.kernel.events import Event
+from domain.kernel.ruleset import Ruleset
 
 CHECKPOINT_EVERY = 64
 
 
 class Replay:
-    def __init__(self, rules: Any, config: Any, events: Sequence[Event], every: int = CHECKPOINT_EVERY):
+    def __init__(self, rules: Ruleset, config: Any, events: Sequence[Event], every: int = CHECKPOINT_EVERY):
         if every < 1:
             raise ValueError("checkpoints need a positive interval")
         self.rules = rules

@@ -163,6 +163,13 @@ class Game(Aggregate):
     # ----- the ruleset's state, derived -----
 
     @property
+    def started_config(self) -> dict[str, Any]:
+        """The ruleset configuration the game started with (a game still in its lobby has none: a fault to ask)."""
+        if self.config is None:
+            raise RuntimeError(f"game {self.id} has not started: it has no ruleset configuration yet")
+        return self.config
+
+    @property
     def state(self) -> Any:
         """The ruleset state after the whole log (``None`` in the lobby)."""
         if self.config is None:
@@ -208,11 +215,11 @@ class Game(Aggregate):
             for seat, kind in rules.awaited(state):
                 if kind not in rules.window_kinds and seat not in served:
                     needs.setdefault(str(seat), []).append(kind)
-        clocks = {}
-        for seat, kinds in needs.items():
+        clocks: dict[str, float] = {}
+        for key, kinds in needs.items():
             kinds.sort()
-            goes_on = seat in self.clocks and self.clock_kinds.get(seat) == kinds and str(change["by"]) != seat
-            clocks[seat] = self.clocks[seat] if goes_on else change["at"]
+            goes_on = key in self.clocks and self.clock_kinds.get(key) == kinds and str(change["by"]) != key
+            clocks[key] = self.clocks[key] if goes_on else change["at"]
         self.clocks, self.clock_kinds = clocks, needs
 
     def served_seats(self) -> set[int]:

@@ -30,7 +30,9 @@ from eventsourcing.persistence import EventStore, IntegrityError, Mapper, Persis
 
 from domain.bots import BOTS, make_bot
 from domain.kernel.errors import DomainError, MalformedCommand
+from domain.kernel.events import Event
 from domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
+from domain.kernel.ruleset import Ruleset
 from service import names, tokens
 from service.aggregate import Game
 from service.bounded import LRU
@@ -546,7 +548,7 @@ class GameService:
         seed = int.from_bytes(hashlib.sha256(f"{game.seed}#{seat}#{game.seq}".encode()).digest()[:8], "big")
         return make_bot(game.seats[seat]["bot"] or TIMEOUT_BOT, seed)
 
-    def _time_out(self, game: Game, rules: Any, seat: int, deadline: float, now: float) -> None:
+    def _time_out(self, game: Game, rules: Ruleset, seat: int, deadline: float, now: float) -> None:
         """The seat's clock ran out: the cautious bot decides for it, recorded as a timeout (ruling S3); after
         ``timeouts_to_forfeit`` in a row the seat is abandoned to the bot for the rest of the game."""
         state = game.state
@@ -660,7 +662,7 @@ class GameService:
             position = batch[-1].id
 
 
-def setup_events(rules: Any, game: Game, config: Any, now: float) -> list[Any]:
+def setup_events(rules: Ruleset, game: Game, config: Any, now: float) -> list[Event]:
     """The ruleset's events that begin ``game``: shuffled from its seed (``Game.shuffle_seed``), with the
     commitment published at its creation (none for a game whose creator chose the seed: it is rigged). The service
     starts a game with them, and ``verify`` re-runs them."""
@@ -672,7 +674,7 @@ def setup_events(rules: Any, game: Game, config: Any, now: float) -> list[Any]:
     )
 
 
-def _ruleset(name: Any) -> Any:
+def _ruleset(name: Any) -> Ruleset:
     if not isinstance(name, str):
         raise BadRequest("'ruleset' must be a name, e.g. ever-aegis")
     try:
@@ -684,7 +686,7 @@ def _ruleset(name: Any) -> Any:
 __all__ = ["GameService", "GameStore", "ServiceError"]
 
 
-def _awaited_from_server(game: Game, rules: Any) -> list[int]:
+def _awaited_from_server(game: Game, rules: Ruleset) -> list[int]:
     """The seats the game waits for that the server plays (``Game.served_seats``), in the order it waits."""
     served = game.served_seats()
     return [seat for seat, _ in rules.awaited(game.state) if seat in served]

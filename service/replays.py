@@ -39,7 +39,7 @@ class Replays:
                 self._cache.move_to_end(key)
                 return found
         rules = ruleset_named(game.ruleset)
-        made = Replay(rules, rules.make_config(game.config), [event_from_dict(e) for e in log])
+        made = Replay(rules, rules.make_config(game.started_config), [event_from_dict(e) for e in log])
         with self._lock:
             self._cache[key] = made
             while len(self._cache) > CACHED_REPLAYS:

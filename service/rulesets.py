@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.everaegis import events as everaegis_events
 from domain.everaegis.decide import COMMANDS as EVER_AEGIS_COMMANDS
 from domain.everaegis.ruleset import RULESET as EVER_AEGIS
 from domain.kernel.decisions import Registry
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.events import Event
+from domain.kernel.ruleset import Ruleset
 
-RULESETS: dict[str, Any] = {EVER_AEGIS.name: EVER_AEGIS}
+RULESETS: dict[str, Ruleset] = {EVER_AEGIS.name: EVER_AEGIS}
 EVENT_TYPES: dict[str, list[type[Event]]] = {
     EVER_AEGIS.name: [
         cls for cls in vars(everaegis_events).values() if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
@@ -20,7 +19,7 @@ EVENT_TYPES: dict[str, list[type[Event]]] = {
 COMMANDS: dict[str, Registry] = {EVER_AEGIS.name: EVER_AEGIS_COMMANDS}  # every command type, from the decision kinds
 
 
-def ruleset_named(name: str) -> Any:
+def ruleset_named(name: str) -> Ruleset:
     try:
         return RULESETS[name]
     except KeyError:

@@ -46,8 +46,9 @@ class EverAegis:
         now: float | None = None,
         rig: dict[str, Any] | None = None,
         components: dict[str, Any] | None = None,
-        catalog: ClassicCatalog | None = None,
         commitment: str | None = None,
+        *,
+        catalog: ClassicCatalog | None = None,  # Ever Aegis's own: the Classic texts a new game draws from
     ) -> list[Event]:
         return _decide.start(config, seed, now, rig, catalog, components, commitment)
 
@@ -107,8 +108,9 @@ class EverAegis:
     def awaited(self, state: GameState) -> list[tuple[int, str]]:
         return [(n.seat, n.kind) for n in _flow.waiting(state)]
 
-    def deadline(self, state: GameState) -> tuple[Any, float] | None:
-        """The next deadline the service must enforce: a reaction window's, or an undo pause's."""
+    def deadline(self, state: GameState) -> tuple[int | str, float] | None:
+        """The next deadline the service must enforce: a reaction window's (its id), or an undo pause's
+        ("undo:<window>")."""
         if state.status != "active":
             return None
         w = state.window
@@ -123,10 +125,10 @@ class EverAegis:
         """Each seat's place and statistics in a finished game (``statistics.py``)."""
         return _statistics.summarize(config, events)
 
-    def close_command(self, token: Any, at: float) -> dict[str, Any]:
-        if isinstance(token, str) and token.startswith("undo:"):
-            return {"type": "close_undo", "window": int(token[5:]), "at": at}
-        return {"type": "close_window", "window": token, "at": at}
+    def close_command(self, key: int | str, at: float) -> dict[str, Any]:
+        if isinstance(key, str) and key.startswith("undo:"):
+            return {"type": "close_undo", "window": int(key[5:]), "at": at}
+        return {"type": "close_window", "window": key, "at": at}
 
 
 RULESET = EverAegis()

@@ -100,12 +100,14 @@ class Ruleset(Protocol):
     def awaited(self, state: Any) -> list[tuple[int, str]]:
         """(seat, prompt kind) of every decision the game waits for (free prompts excluded)."""
 
-    def deadline(self, state: Any) -> tuple[int, float] | None:
-        """(window id, time) of the open reaction window's deadline, if there is one."""
+    def deadline(self, state: Any) -> tuple[int | str, float] | None:
+        """The next deadline the ruleset itself closes (a reaction window's, a pause's), if there is one: (a key
+        that ``close_command`` understands, the time). The key is the ruleset's own: the service only hands it
+        back."""
 
     def summarize(self, config: Any, events: Iterable[Event]) -> dict[str, Any]:
         """A finished game, seat by seat: ``{"result", "winners", "seats": [{"seat", "place", "won", "draw", <statistics>}]}``
         (place 1 is the best; equal places are ties). Called once, when the game is over."""
 
-    def close_command(self, window: int, at: float) -> dict[str, Any]:
-        """The service's command that closes a window whose deadline has passed."""
+    def close_command(self, key: int | str, at: float) -> dict[str, Any]:
+        """The service's command that closes what ``deadline`` named by ``key``, once its time has passed."""
