@@ -43,6 +43,14 @@ def test_every_event_type_has_words():
     assert types <= set(_NARRATORS)
 
 
+def test_every_event_type_has_an_evolve_handler():
+    """A missing handler would otherwise be found only when a game first emits the event (``evolve.apply``)."""
+    from domain.everaegis.evolve import _APPLY
+
+    classes = {c for c in vars(ev).values() if isinstance(c, type) and issubclass(c, Event) and c is not Event}
+    assert {c.TYPE for c in classes - set(_APPLY)} == set()
+
+
 def _finished_game(app, seats=("human", "human", "random"), seed="replayed", **spec):
     api = Api(app.test_client())
     gid, host, tokens = api.new_game(list(seats), seed=seed, reaction_seconds=0, **spec)
