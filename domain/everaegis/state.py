@@ -9,12 +9,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from domain.everaegis.card import Card
 from domain.everaegis.config import Config
 from domain.everaegis.variant_state import VariantState
 from domain.kernel.codec import Codec
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -61,6 +63,17 @@ class Player:
         return None
 
 
+def data_copy(value: T) -> T:
+    """A copy of JSON-like data (dicts and lists, to any depth; everything else is immutable and kept): what a
+    clone holds of a plan, an effect's work or a window's answers, so that nothing changed in the clone shows in
+    its original (tests/test_state_codec.py walks both)."""
+    if isinstance(value, dict):
+        return {k: data_copy(v) for k, v in value.items()}  # type: ignore[return-value]
+    if isinstance(value, list):
+        return [data_copy(v) for v in value]  # type: ignore[return-value]
+    return value
+
+
 @functools.cache
 def _clockwise(seats: int, start: int) -> tuple[int, ...]:
     """Every seat of a ``seats``-seat table, clockwise from ``start`` (asked for on almost every step: made once)."""
@@ -82,7 +95,7 @@ class Window:
 
     def clone(self) -> Window:
         return Window(
-            self.id, self.claimant, self.claim, self.about, list(self.asked), dict(self.answers), self.deadline, self.closing
+            self.id, self.claimant, self.claim, self.about, list(self.asked), data_copy(self.answers), self.deadline, self.closing
         )
 
     @property
@@ -131,9 +144,10 @@ class Pending:
     def clone(self) -> Pending:
         return replace(
             self,
-            steps=list(self.steps),
-            work=dict(self.work) if self.work is not None else None,
-            plan=list(self.plan) if self.plan is not None else None,
+            steps=list(self.steps),  # each step is the catalog's text, never changed (shared, as components are)
+            work=data_copy(self.work),
+            plan=data_copy(self.plan),
+            guarded=list(self.guarded),
         )
 
     @property
@@ -191,13 +205,13 @@ class Act:
         return Act(
             self.declarer,
             self.action,
-            self.plan,
+            data_copy(self.plan),
             self.claim,
             self.sanctioned,
             self.stage,
             [replace(g) for g in self.guards],
             list(self.queue),
-            list(self.todo),
+            data_copy(self.todo),
             replace(self.war) if self.war else None,
             self.step,
             self.reacted,
