@@ -12,10 +12,10 @@ from api.stream_slots import StreamSlots
 from projections.reads import ProjectedReads
 from projections.store import make_store
 from projections.worker import Worker
+from replay.replays import Replays
 from service import store_health
 from service.deadlines import DeadlineKeeper
 from service.games import GameService
-from service.replays import Replays
 from service.settings import Settings, load
 
 

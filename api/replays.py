@@ -8,7 +8,7 @@ from flask import Blueprint, Response, current_app, request
 
 from api import schemas
 from api.games import answer, game_id, token
-from service import records
+from replay import records
 
 bp = Blueprint("replays", __name__, url_prefix="/api/games")
 viewer_bp = Blueprint("viewer", __name__)
@@ -39,11 +39,8 @@ def timeline(gid: str) -> Response:
 @bp.get("/<gid>/audit")
 def audit(gid: str) -> Response:
     query = schemas.built(schemas.AuditQuery).load(request.args.to_dict())
-    svc = current_app.extensions["aegis"]
-    gid_u = game_id(gid)
-    game = svc._read(gid_u, lambda g: g)
-    who = current_app.extensions["aegis.replays"].perspective(game, query.get("as_"), token())
-    return answer(schemas.built(schemas.AuditOut), records.audit(svc, gid_u, query["step"], who))
+    found = current_app.extensions["aegis.replays"].audit(game_id(gid), query["step"], query.get("as_"), token())
+    return answer(schemas.built(schemas.AuditOut), found)
 
 
 @bp.get("/<gid>/verify")

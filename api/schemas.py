@@ -27,7 +27,7 @@ PERSPECTIVE = {
     "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["spectator", "omniscient"]}],
     "description": "a seat number, spectator or omniscient",
 }
-AS_PATTERN = "^(spectator|omniscient|[0-9]+)?$"  # service/replays.py: a seat, spectator (also empty) or omniscient
+AS_PATTERN = "^(spectator|omniscient|[0-9]+)?$"  # replay/perspective.py: a seat, spectator (also empty) or omniscient
 
 
 def _refuse(message: str) -> bool:

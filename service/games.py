@@ -273,9 +273,16 @@ class GameService:
         """Tell every stream and deadline keeper, in this process or (with Redis) any other, that the game moved on."""
         self.broker.publish(str(game.id), game.seq, deadline, game.version)
 
-    def _read(self, game_id: UUID, read: Callable[[Game], T]) -> T:
+    def read(self, game_id: UUID, read: Callable[[Game], T]) -> T:
+        """``read(game)`` on the game as stored now, under its lock (the public read API: the replays, the
+        streams and the tickets read through it). ``read`` must not keep the game beyond the call."""
         with self._lock(game_id):
             return read(self._load(game_id))
+
+    def record(self, game_id: UUID) -> tuple[Game, list[dict[str, Any]]]:
+        """The game and its whole log of ruleset events (payloads, in order), read together under its lock. The
+        game object is the cached one: read what is needed of it at once."""
+        return self.read(game_id, lambda game: (game, self.store.payloads(game, 1, game.seq)))
 
     # ----- lobby -----
 
@@ -589,7 +596,7 @@ class GameService:
         """A seat for a seat token, the spectator for no token; a wrong token is refused."""
         if not token:
             return SPECTATOR
-        return self._read(game_id, lambda game: self._seat_of(game, token))
+        return self.read(game_id, lambda game: self._seat_of(game, token))
 
     def _answer(self, game: Game, first: int, last: int, who: Perspective) -> list[dict[str, Any]]:
         """Events ``first``..``last`` as ``who`` may see them: once the game is over, everything, whichever page."""
@@ -597,11 +604,11 @@ class GameService:
         return [redact_event(e, effective) for e in self.store.payloads(game, first, last)]
 
     def events(self, game_id: UUID, token: str | None, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        return self._read(game_id, lambda game: self._events(game, self._reader(game, token), after, limit))
+        return self.read(game_id, lambda game: self._events(game, self._reader(game, token), after, limit))
 
     def events_as(self, game_id: UUID, who: Perspective, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Up to ``limit`` events after seq ``after`` as ``who`` may see them, and the game's seq."""
-        return self._read(game_id, lambda game: self._events(game, who, after, limit))
+        return self.read(game_id, lambda game: self._events(game, who, after, limit))
 
     def _events(self, game: Game, who: Perspective, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         last = min(game.seq, after + limit)
@@ -611,17 +618,17 @@ class GameService:
         """The reader's view of the game as stored now (so never older than the reader's own last command), computed
         from the game this process holds, or taken from ``self.views`` when already computed at this version. The
         dict is shared: do not change it."""
-        return self._read(game_id, lambda game: self.views.view(game, self._reader(game, token)))
+        return self.read(game_id, lambda game: self.views.view(game, self._reader(game, token)))
 
     def view_as(self, game_id: UUID, who: Perspective) -> dict[str, Any]:
-        return self._read(game_id, lambda game: self.views.view(game, who))
+        return self.read(game_id, lambda game: self.views.view(game, who))
 
     def _reader(self, game: Game, token: str | None) -> Perspective:
         return self._seat_of(game, token) if token else SPECTATOR
 
     def finished_at(self, game_id: UUID) -> int | None:
         """The seq of the event that ended the game, or None while it goes on."""
-        return self._read(game_id, lambda game: game.finished_seq)
+        return self.read(game_id, lambda game: game.finished_seq)
 
     def deadline_in(self, game: Game) -> float | None:
         """The next moment the server must act on a loaded game: a reaction window or undo pause closing, a
@@ -641,7 +648,7 @@ class GameService:
         return min(moments, default=None)
 
     def deadline_of(self, game_id: UUID) -> float | None:
-        return self._read(game_id, self.deadline_in)
+        return self.read(game_id, self.deadline_in)
 
     def open_games(self) -> list[UUID]:
         """Every game in the lobby or in play, read from the store itself (never from a view that may lag):

@@ -51,4 +51,4 @@ def read_new(
         seen = {who: service.views.view(game, who) for who in views}
         return NewEvents(out, game.seq, game.finished_seq, seen)
 
-    return service._read(game_id, read)
+    return service.read(game_id, read)

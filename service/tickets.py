@@ -10,7 +10,7 @@ stateless: any API process, on any machine, checks it against the game's own rec
 share and no ticket to store. It is bound to one game and one seat, refused once expired, and only opens a
 stream (no route takes it as a token); a stream opened with it runs on past the expiry. Whoever reads a
 ticket in a log may open that seat's stream until it expires: hence ``TTL_SECONDS``. The key is why token
-hashes never leave the store (``service/records.py`` removes them from exports).
+hashes never leave the store (``replay/records.py`` removes them from exports).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def issue(service: GameService, game_id: UUID, token: str | None, *, ttl: int = 
         seat = service._seat_of(game, token)
         return seat, game.seats[seat]["token_hash"]
 
-    seat, key = service._read(game_id, read)
+    seat, key = service.read(game_id, read)
     expires_at = int(service.clock()) + ttl
     return Ticket(mint(key, game_id, seat, expires_at), seat, expires_at)
 
@@ -83,7 +83,7 @@ def check(service: GameService, game_id: UUID, ticket: str) -> int:
     def key_of(game: Game) -> str | None:
         return game.seats[seat]["token_hash"] if seat < len(game.seats) else None
 
-    key = service._read(game_id, key_of)
+    key = service.read(game_id, key_of)
     if key is None or not hmac.compare_digest(_mac(key, game_id, seat, expires_at), mac):
         raise Unauthorized(
             f"this stream ticket does not open a stream of seat {seat} of this game (it was issued for another game "

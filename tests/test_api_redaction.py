@@ -21,7 +21,7 @@ SECRET_FIELDS = {"seed", "cards", "new_card", "position"}  # rng counters are pu
 def _truth(app, gid: str):
     """The game's state, and its secrets: the server's secret and the seed it makes with the contributions."""
     svc = app.extensions["aegis"]
-    return svc._read(UUID(gid), lambda game: (game.state, (game.seed, game.shuffle_seed())))
+    return svc.read(UUID(gid), lambda game: (game.state, (game.seed, game.shuffle_seed())))
 
 
 def _may_know(state, reader: int | None, card, possessor: int | None) -> bool:

@@ -33,7 +33,7 @@ from tests.test_stream import _lines, sse
 
 
 def _truth(app, gid: str) -> Any:
-    return app.extensions["aegis"]._read(UUID(gid), lambda game: game.state)
+    return app.extensions["aegis"].read(UUID(gid), lambda game: game.state)
 
 
 @pytest.fixture

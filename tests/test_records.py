@@ -11,8 +11,8 @@ import time
 from uuid import UUID
 
 from domain.kernel.rng import commitment_of
+from replay.records import audit, export_lines, import_lines, verify
 from service.games import GameService
-from service.records import audit, export_lines, import_lines, verify
 from service.settings import load
 from tests.api_client import Api
 from tests.test_serve import aegis, clean_env

@@ -137,9 +137,9 @@ def test_a_brig_holder_cannot_claim_an_undo():
 
 
 def test_the_audit_and_the_engine_read_one_list_of_events_that_end_an_undo():
-    """A Temple move (CardMoved) ends an undo for the engine, and so in the audit's report (service/records.py)."""
+    """A Temple move (CardMoved) ends an undo for the engine, and so in the audit's report (replay/records.py)."""
     from domain.everaegis.evolve import closes_undo
-    from service import records
+    from replay import records
 
     assert closes_undo({"type": "CardMoved"}) and closes_undo({"type": "PhaseBegan", "phase": "end"})
     assert not closes_undo({"type": "PhaseBegan", "phase": "action"}) and not closes_undo({"type": "SoldiersChanged"})

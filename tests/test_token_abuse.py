@@ -85,7 +85,7 @@ def test_no_response_carries_another_readers_token_or_the_seed_before_the_end(sq
     api = Api(sqlite_app.test_client())
     gid, host, tokens = api.new_game(["human", "human", "human", "random"], seed=SEED, reaction_seconds=0)
     api.start(gid, host)
-    secret, seed = sqlite_app.extensions["aegis"]._read(UUID(gid), lambda game: (game.seed, game.shuffle_seed()))
+    secret, seed = sqlite_app.extensions["aegis"].read(UUID(gid), lambda game: (game.seed, game.shuffle_seed()))
     rng = random.Random(5)
     checked = with_legal = 0
     for _round in range(40):

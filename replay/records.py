@@ -24,8 +24,9 @@ from eventsourcing.persistence import StoredEvent
 
 from domain.everaegis.evolve import closes_undo
 from domain.kernel.events import canonical_json, event_from_dict
-from domain.kernel.redaction import OMNISCIENT, Perspective, reader, redact_event
+from domain.kernel.redaction import OMNISCIENT, Perspective, redact_event
 from domain.kernel.rng import commitment_of
+from replay import perspective
 from replay.engine import Replay
 from service.aggregate import Game
 from service.errors import BadRequest, Conflict, NotFound
@@ -44,7 +45,7 @@ def _stored(service: GameService, game_id: UUID) -> list[Any]:
 
 
 def _finished(service: GameService, game_id: UUID) -> Game:
-    game = service._read(game_id, lambda g: g)
+    game = service.read(game_id, lambda g: g)
     if game.finished_seq is None:
         raise Conflict("the game is not over: its seed and every hand stay secret until it ends")
     return game
@@ -166,7 +167,7 @@ def import_lines(service: GameService, lines: Iterable[str]) -> UUID:
 
 def audit(service: GameService, game_id: UUID, step: int, who: Perspective) -> dict[str, Any]:
     """The claim in play at ``step`` (the last declaration at or before it) as ``who`` may see it."""
-    game, log = service._read(game_id, lambda g: (g, service.store.payloads(g, 1, g.seq)))  # the log as it is now
+    game, log = service.record(game_id)  # the log as it is now
     if game.config is None:
         raise NotFound("the game has not started")
     if not 1 <= step <= len(log):
@@ -181,7 +182,7 @@ def audit(service: GameService, game_id: UUID, step: int, who: Perspective) -> d
     replay = Replay(rules, rules.make_config(game.config), [event_from_dict(e) for e in log[:end]])
     before = replay.state_at(start - 1)
     finished = game.finished_seq is not None
-    effective = reader(who, finished=finished)
+    effective = perspective.now(game, who)
     claimant = declared["seat"]
     hand = [c for c in before.players[claimant].cards if not c.revealed]
     claim = declared.get("claim")

@@ -1,9 +1,5 @@
-"""Replays over the service: who may look from which perspective, and the narrated timeline.
-
-- ``spectator``: anyone, any time.
-- a seat: its own token holder during the game; anyone once the game is over (what that player knew).
-- ``omniscient``: anyone once the game is over; during a rigged game, its host (the position was theirs).
-"""
+"""Replays of a game's record: the table at any step from a perspective, the narrated timeline, and the audit of a
+claim. Who may look from where is ``replay.perspective``'s."""
 
 from __future__ import annotations
 
@@ -13,11 +9,11 @@ from typing import Any
 from uuid import UUID
 
 from domain.kernel.events import event_from_dict
-from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader, redact_event
+from domain.kernel.redaction import Perspective, redact_event
+from replay import perspective, records
 from replay.engine import Replay
-from service import tokens
 from service.aggregate import Game
-from service.errors import BadRequest, Forbidden, NotFound
+from service.errors import BadRequest, NotFound
 from service.games import GameService
 from service.rulesets import ruleset_named
 
@@ -47,29 +43,20 @@ class Replays:
         return made
 
     def _load(self, game_id: UUID) -> tuple[Game, list[dict[str, Any]]]:
-        def read(game: Game) -> tuple[Game, list[dict[str, Any]]]:
-            if game.config is None:
-                raise NotFound("the game has not started: there is nothing to replay yet")
-            return game, self.service.store.payloads(game, 1, game.seq)
+        game, log = self.service.record(game_id)
+        if game.config is None:
+            raise NotFound("the game has not started: there is nothing to replay yet")
+        return game, log
 
-        return self.service._read(game_id, read)
+    def audit(self, game_id: UUID, step: int, as_: str | None, token: str | None) -> dict[str, Any]:
+        """The claim at ``step`` as the perspective ``as_`` may know it (``records.audit``)."""
+        game, _ = self._load(game_id)
+        return records.audit(self.service, game_id, step, perspective.looking_as(game, as_, token))
 
     @staticmethod
     def perspective(game: Game, as_: str | None, token: str | None) -> Perspective:
-        """Parse ``as`` and check that the caller may look from there."""
-        finished = game.finished_seq is not None
-        if as_ in (None, "", SPECTATOR):
-            return SPECTATOR
-        if as_ == OMNISCIENT:
-            if finished or (game.rigged and tokens.matches(token, game.host_token_hash)):
-                return OMNISCIENT
-            raise Forbidden("the omniscient replay opens when the game is over (or to the host of a rigged game)")
-        if not as_.isdigit() or not 0 <= int(as_) < len(game.seats):
-            raise BadRequest(f"'as' is a seat (0-{len(game.seats) - 1}), 'spectator' or 'omniscient', not {as_!r}")
-        seat = int(as_)
-        if finished or tokens.matches(token, game.seats[seat]["token_hash"]):
-            return seat
-        raise Forbidden(f"during the game only seat {seat}'s own token may replay what seat {seat} knew")
+        """Parse ``as`` and check that the caller may look from there (``perspective.looking_as``)."""
+        return perspective.looking_as(game, as_, token)
 
     def step(self, game_id: UUID, step: int | None, as_: str | None, token: str | None) -> dict[str, Any]:
         game, log = self._load(game_id)
@@ -111,5 +98,4 @@ class Replays:
 
     @staticmethod
     def _redacted(game: Game, event: dict[str, Any], who: Perspective) -> dict[str, Any]:
-        ended = game.finished_seq is not None and game.finished_seq <= event["seq"]
-        return redact_event(event, reader(who, finished=ended))
+        return redact_event(event, perspective.at_event(game, who, event["seq"]))

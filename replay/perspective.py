@@ -1,0 +1,46 @@
+"""When a reader of a game's record sees what: the one place of that policy for replays, timelines and audits.
+
+- ``spectator``: anyone, any time.
+- a seat: its own token holder during the game; anyone once the game is over (what that player knew).
+- ``omniscient``: anyone once the game is over; during a rigged game, its host (the position was theirs).
+
+Once a game is over everything is public (A53 ruling, ``domain.kernel.redaction.reader``), and so is every event
+of it; during the game, each event and state is shown as the perspective may know it. The live reads (views,
+event pages, streams) apply the same kernel rule to the game as it is now.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader
+from service import tokens
+from service.aggregate import Game
+from service.errors import BadRequest, Forbidden
+
+
+def looking_as(game: Game, as_: str | None, token: str | None) -> Perspective:
+    """Parse ``as`` (a seat, ``spectator`` or empty, ``omniscient``) and check that the caller may look from there
+    (403 otherwise): the perspective to show the record from."""
+    finished = game.finished_seq is not None
+    if as_ in (None, "", SPECTATOR):
+        return SPECTATOR
+    if as_ == OMNISCIENT:
+        if finished or (game.rigged and tokens.matches(token, game.host_token_hash)):
+            return OMNISCIENT
+        raise Forbidden("the omniscient replay opens when the game is over (or to the host of a rigged game)")
+    if not as_.isdigit() or not 0 <= int(as_) < len(game.seats):
+        raise BadRequest(f"'as' is a seat (0-{len(game.seats) - 1}), 'spectator' or 'omniscient', not {as_!r}")
+    seat = int(as_)
+    if finished or tokens.matches(token, game.seats[seat]["token_hash"]):
+        return seat
+    raise Forbidden(f"during the game only seat {seat}'s own token may replay what seat {seat} knew")
+
+
+def at_event(game: Game, who: Perspective, seq: int) -> Perspective:
+    """Who ``who`` effectively is for the event numbered ``seq``: everyone sees all of an event from the one that
+    ended the game on (the end itself reveals what it names)."""
+    return reader(who, finished=game.finished_seq is not None and game.finished_seq <= seq)
+
+
+def now(game: Game, who: Perspective) -> Perspective:
+    """Who ``who`` effectively is for the record as it stands: everyone sees everything once the game is over."""
+    return reader(who, finished=game.finished_seq is not None)
