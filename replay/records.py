@@ -22,14 +22,13 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from domain.everaegis.evolve import closes_undo
+from domain.kernel.errors import DomainError
 from domain.kernel.events import canonical_json, event_from_dict
-from domain.kernel.redaction import OMNISCIENT, Perspective, redact_event
+from domain.kernel.redaction import Perspective
 from domain.kernel.rng import commitment_of
 from replay import perspective
-from replay.engine import Replay
 from service.aggregate import Game
-from service.errors import BadRequest, Conflict, NotFound
+from service.errors import BadRequest, Conflict, NotFound, from_domain
 from service.games import GameService, setup_events
 from service.rulesets import ruleset_named
 
@@ -166,111 +165,36 @@ def import_lines(service: GameService, lines: Iterable[str]) -> UUID:
 
 
 def audit(service: GameService, game_id: UUID, step: int, who: Perspective) -> dict[str, Any]:
-    """The claim in play at ``step`` (the last declaration at or before it) as ``who`` may see it."""
+    """What the ruleset says of ``step`` of the game's record (for Ever Aegis: the claim in play there, ``audit.py``)
+    as ``who`` may see it, with the time each seat's command was accepted."""
     game, log = service.record(game_id)  # the log as it is now
     if game.config is None:
         raise NotFound("the game has not started")
     if not 1 <= step <= len(log):
         raise BadRequest(f"step {step} is outside 1..{len(log)}")
     rules = ruleset_named(game.ruleset)
-    names = [s["name"] for s in game.seats]
-    declared = next((e for e in reversed(log[:step]) if e["type"] == "ActionDeclared"), None)
-    if declared is None:
-        raise BadRequest(f"no action was declared at or before step {step}")
-    start = declared["seq"]
-    end = next((e["seq"] for e in log[start:] if e["type"] in ("ActionCompleted", "ActionThwarted")), len(log))
-    replay = Replay(rules, rules.make_config(game.config), [event_from_dict(e) for e in log[:end]])
-    before = replay.state_at(start - 1)
-    finished = game.finished_seq is not None
-    effective = perspective.now(game, who)
-    claimant = declared["seat"]
-    hand = [c for c in before.players[claimant].cards if not c.revealed]
-    claim = declared.get("claim")
-    held: dict[str, Any] | None = None
-    if effective in (OMNISCIENT, claimant):
-        held = {
-            "cards": [c.name for c in hand],
-            "holds_claimed_card": None if claim is None else any(c.name == claim for c in hand),
-        }
-    knew = {}
-    for seat, name in enumerate(names):
-        if seat == claimant or (effective != OMNISCIENT and effective != seat):
-            continue
-        known = [c.name for c in hand if c.known_to(seat, claimant)]
-        knew[name] = known
-    times = _answer_times(service, game_id, start, end)
-    published: dict[tuple[int, int], dict[str, Any]] = {}  # (window, seat) -> the answer, public once it closed
-    for e in log[start - 1 : end]:
-        if e["type"] == "ReactionWindowClosed":
-            for seat, given in e["answers"].items():
-                published[(e["window"], int(seat))] = given
-    answers = []
-    for e in log[start - 1 : end]:
-        if e["type"] == "ReactionGiven":
-            given = published.get((e["window"], e["seat"])) or redact_event(e, effective)
-            answers.append(
-                {
-                    "window": e["window"],
-                    "seat": e["seat"],
-                    "name": names[e["seat"]],
-                    "answer": given.get("answer"),
-                    "means": given.get("means"),
-                    "at": times.get(e["seq"]),
-                }
-            )
-    span = [redact_event(e, effective) for e in log[start - 1 : end]]
-    return {
-        "id": str(game_id),
-        "step": step,
-        "as_": who,
-        "finished": finished,
-        "declared": redact_event(declared, effective) | {"text": rules.narrate(redact_event(declared, effective), names)},
-        "claimant": {"seat": claimant, "name": names[claimant]},
-        "claim": claim,
-        "claimant_held": held,
-        "others_knew": knew,
-        "answers": answers,
-        "undo": _undo(log, start, end, names),
-        "followed": [{"seq": e["seq"], "text": rules.narrate(e, names)} for e in span],
-    }
+    try:
+        facts = rules.audit(
+            rules.make_config(game.started_config),
+            log,
+            step,
+            perspective.now(game, who),
+            [s["name"] for s in game.seats],
+            _accepted(service, game_id),
+        )
+    except DomainError as err:
+        raise from_domain(err) from None
+    return {"id": str(game_id), "step": step, "as_": who, "finished": game.finished_seq is not None, **facts}
 
 
-def _answer_times(service: GameService, game_id: UUID, start: int, end: int) -> dict[int, float]:
-    """seq of each ReactionGiven -> the server time its command was accepted."""
-    out: dict[int, float] = {}
-    pending: float | None = None
-    seq = 0
+def _accepted(service: GameService, game_id: UUID) -> dict[int, dict[str, Any]]:
+    """seq of each ruleset event -> the seat's command that caused it, as accepted: its type and server time
+    (events the game made by itself after a command belong to that command)."""
+    out: dict[int, dict[str, Any]] = {}
+    command: dict[str, Any] | None = None
     for e in service.store.events.get(game_id):
         if isinstance(e, Game.CommandAccepted):
-            pending = e.at if e.command.get("type") == "react" else None
-        elif isinstance(e, Game.Recorded):
-            seq = e.payload["seq"]
-            if e.payload["type"] == "ReactionGiven" and pending is not None and start <= seq <= end:
-                out[seq] = pending
-    return out
-
-
-def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> dict[str, Any]:
-    """RULINGS "Undo": possible only after a window closed by deadline, for those who had not answered,
-    until a card is revealed, gained or put on the deck, or the End Phase begins."""
-    closed = next((e for e in log[start - 1 : end] if e["type"] == "ReactionWindowClosed"), None)
-    if closed is None:
-        return {"possible": False, "why": "no reaction window opened for this action"}
-    if closed["by"] != "deadline" or not closed.get("timed_out"):
-        return {"possible": False, "why": "every asked player answered before the window closed"}
-    stop = next((e for e in log[closed["seq"] :] if closes_undo(e)), None)  # the engine's own list
-    who = [names[s] for s in closed["timed_out"]]
-    until = f"until step {stop['seq']} ({stop['type']})" if stop else "until the end of the record"
-    claimed = next((e for e in log[closed["seq"] :] if e["type"] == "UndoClaimed" and e["window"] == closed["window"]), None)
-    out = {
-        "possible": True,
-        "claimants": who,
-        "window_closed_at_step": closed["seq"],
-        "until_step": stop["seq"] if stop else None,
-        "claimed": claimed is not None,
-        "why": f"the window closed by deadline without an answer from {', '.join(who)}: an undo could be claimed {until}",
-    }
-    if claimed is not None:
-        out["claimed_by"] = names[claimed["seat"]]
-        out["undone"] = [claimed["undone_from"], claimed["undone_to"]]
+            command = {"type": e.command.get("type"), "at": e.at}
+        elif isinstance(e, Game.Recorded) and command is not None:
+            out[e.payload["seq"]] = command
     return out

@@ -88,7 +88,7 @@ class Replays:
         who = self.perspective(game, as_, token)
         rules = ruleset_named(game.ruleset)
         names = [s["name"] for s in game.seats]
-        undone = [(e["undone_from"], e["undone_to"]) for e in log if e["type"] == "UndoClaimed"]
+        undone = rules.undone(log)
         items = []
         for e in log:
             seen = self._redacted(game, e, who)

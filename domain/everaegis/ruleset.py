@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from domain.everaegis import audit as _audit
 from domain.everaegis import components as _components
 from domain.everaegis import decide as _decide
 from domain.everaegis import evolve as _evolve
@@ -79,6 +80,20 @@ class EverAegis:
 
     def fold(self, config: Config, events: Iterable[Event]) -> GameState:
         return _evolve.fold(config, events)
+
+    def audit(
+        self,
+        config: Config,
+        log: list[dict[str, Any]],
+        step: int,
+        reader: Perspective,
+        names: list[str],
+        accepted: dict[int, dict[str, Any]],
+    ) -> dict[str, Any]:
+        return _audit.audit(config, log, step, reader, names, accepted)
+
+    def undone(self, log: list[dict[str, Any]]) -> list[tuple[int, int]]:
+        return _audit.undone(log)
 
     def encode_state(self, state: GameState) -> dict[str, Any]:
         return encode_state(state)

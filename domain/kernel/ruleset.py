@@ -105,6 +105,23 @@ class Ruleset(Protocol):
         that ``close_command`` understands, the time). The key is the ruleset's own: the service only hands it
         back."""
 
+    def audit(
+        self,
+        config: Any,
+        log: list[dict[str, Any]],
+        step: int,
+        reader: Perspective,
+        names: list[str],
+        accepted: dict[int, dict[str, Any]],
+    ) -> dict[str, Any]:
+        """What a dispute about ``step`` of a game's record needs, as ``reader`` may know it (already the omniscient
+        reader once the game is over): the ruleset's own facts (Ever Aegis: the claim in play). ``log``: every event
+        as stored; ``accepted``: seq -> the seat's command that caused that event (``type``, ``at``). Raises
+        ``MalformedCommand`` when the step holds nothing to audit."""
+
+    def undone(self, log: list[dict[str, Any]]) -> list[tuple[int, int]]:
+        """The spans of seqs (first, last) that the game's own rules made void (an undo), for timelines."""
+
     def summarize(self, config: Any, events: Iterable[Event]) -> dict[str, Any]:
         """A finished game, seat by seat: ``{"result", "winners", "seats": [{"seat", "place", "won", "draw", <statistics>}]}``
         (place 1 is the best; equal places are ties). Called once, when the game is over."""

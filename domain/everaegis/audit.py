@@ -1,0 +1,116 @@
+"""The audit of a claim in Ever Aegis's record (the ruleset's ``audit``, served as ``GET /api/games/{id}/audit``): who
+claimed what at a step, what they held, what the others knew of it, every answer with its time, whether an undo could
+have been claimed (RULINGS "Undo"), and what followed. Pure: it reads the record's events, as the reader may see them,
+and the times the service gives it. Also the spans an undo made void (``undone``), for timelines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.everaegis.config import Config
+from domain.everaegis.evolve import closes_undo, fold
+from domain.everaegis.narration import narrate
+from domain.kernel.errors import MalformedCommand
+from domain.kernel.events import event_from_dict
+from domain.kernel.redaction import OMNISCIENT, Perspective, redact_event
+
+
+def audit(
+    config: Config,
+    log: list[dict[str, Any]],
+    step: int,
+    effective: Perspective,
+    names: list[str],
+    accepted: dict[int, dict[str, Any]],
+) -> dict[str, Any]:
+    """The claim in play at ``step`` (the last declaration at or before it), as the reader ``effective`` may
+    know it (already the omniscient reader once the game is over): who claimed what, what the claimant held and
+    what each other player knew of it, every answer with the time its command was accepted (``accepted``: seq ->
+    the command that caused that event), whether an undo could have been claimed, and what followed."""
+    declared = next((e for e in reversed(log[:step]) if e["type"] == "ActionDeclared"), None)
+    if declared is None:
+        raise MalformedCommand(f"no action was declared at or before step {step}")
+    start = declared["seq"]
+    end = next((e["seq"] for e in log[start:] if e["type"] in ("ActionCompleted", "ActionThwarted")), len(log))
+    before = fold(config, [event_from_dict(e) for e in log[: start - 1]])
+    claimant = declared["seat"]
+    hand = [c for c in before.players[claimant].cards if not c.revealed]
+    claim = declared.get("claim")
+    held: dict[str, Any] | None = None
+    if effective in (OMNISCIENT, claimant):
+        held = {
+            "cards": [c.name for c in hand],
+            "holds_claimed_card": None if claim is None else any(c.name == claim for c in hand),
+        }
+    knew = {}
+    for seat, name in enumerate(names):
+        if seat == claimant or (effective != OMNISCIENT and effective != seat):
+            continue
+        known = [c.name for c in hand if c.known_to(seat, claimant)]
+        knew[name] = known
+    times = {  # when each answer's command was accepted (an answer the server gave for a seat has no time here)
+        e["seq"]: accepted[e["seq"]]["at"]
+        for e in log[start - 1 : end]
+        if e["type"] == "ReactionGiven" and accepted.get(e["seq"], {}).get("type") == "react"
+    }
+    published: dict[tuple[int, int], dict[str, Any]] = {}  # (window, seat) -> the answer, public once it closed
+    for e in log[start - 1 : end]:
+        if e["type"] == "ReactionWindowClosed":
+            for seat, given in e["answers"].items():
+                published[(e["window"], int(seat))] = given
+    answers = []
+    for e in log[start - 1 : end]:
+        if e["type"] == "ReactionGiven":
+            given = published.get((e["window"], e["seat"])) or redact_event(e, effective)
+            answers.append(
+                {
+                    "window": e["window"],
+                    "seat": e["seat"],
+                    "name": names[e["seat"]],
+                    "answer": given.get("answer"),
+                    "means": given.get("means"),
+                    "at": times.get(e["seq"]),
+                }
+            )
+    span = [redact_event(e, effective) for e in log[start - 1 : end]]
+    return {
+        "declared": redact_event(declared, effective) | {"text": narrate(redact_event(declared, effective), names)},
+        "claimant": {"seat": claimant, "name": names[claimant]},
+        "claim": claim,
+        "claimant_held": held,
+        "others_knew": knew,
+        "answers": answers,
+        "undo": _undo(log, start, end, names),
+        "followed": [{"seq": e["seq"], "text": narrate(e, names)} for e in span],
+    }
+
+
+def undone(log: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """The spans of seqs an undo made void (RULINGS "Undo"): each claimed undo's first and last."""
+    return [(e["undone_from"], e["undone_to"]) for e in log if e["type"] == "UndoClaimed"]
+
+
+def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> dict[str, Any]:
+    """RULINGS "Undo": possible only after a window closed by deadline, for those who had not answered,
+    until a card is revealed, gained or put on the deck, or the End Phase begins."""
+    closed = next((e for e in log[start - 1 : end] if e["type"] == "ReactionWindowClosed"), None)
+    if closed is None:
+        return {"possible": False, "why": "no reaction window opened for this action"}
+    if closed["by"] != "deadline" or not closed.get("timed_out"):
+        return {"possible": False, "why": "every asked player answered before the window closed"}
+    stop = next((e for e in log[closed["seq"] :] if closes_undo(e)), None)  # the engine's own list
+    who = [names[s] for s in closed["timed_out"]]
+    until = f"until step {stop['seq']} ({stop['type']})" if stop else "until the end of the record"
+    claimed = next((e for e in log[closed["seq"] :] if e["type"] == "UndoClaimed" and e["window"] == closed["window"]), None)
+    out = {
+        "possible": True,
+        "claimants": who,
+        "window_closed_at_step": closed["seq"],
+        "until_step": stop["seq"] if stop else None,
+        "claimed": claimed is not None,
+        "why": f"the window closed by deadline without an answer from {', '.join(who)}: an undo could be claimed {until}",
+    }
+    if claimed is not None:
+        out["claimed_by"] = names[claimed["seat"]]
+        out["undone"] = [claimed["undone_from"], claimed["undone_to"]]
+    return out
