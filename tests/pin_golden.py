@@ -20,7 +20,7 @@ from typing import Any
 
 from domain.kernel.errors import DomainError
 from domain.simulation import game_seed, log_bytes, play_game, simulate
-from tests.test_golden import _replay
+from tests.domain.test_golden import _replay
 
 HERE = Path(__file__).parent
 DIGESTS = HERE / "golden_digests.json"

@@ -66,7 +66,7 @@ class Player:
 def data_copy(value: T) -> T:
     """A copy of JSON-like data (dicts and lists, to any depth; everything else is immutable and kept): what a
     clone holds of a plan, an effect's work or a window's answers, so that nothing changed in the clone shows in
-    its original (tests/test_state_codec.py walks both)."""
+    its original (tests/domain/test_state_clone.py walks both)."""
     if isinstance(value, dict):
         return {k: data_copy(v) for k, v in value.items()}  # type: ignore[return-value]
     if isinstance(value, list):

@@ -1,0 +1,210 @@
+"""Settling disputes from the record: verify, export and import, audit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sqlite3
+import subprocess
+import time
+from uuid import UUID
+
+from domain.kernel.rng import commitment_of
+from replay.records import audit, export_lines, import_lines, verify
+from service.games import GameService
+from service.settings import load
+from tests.api_client import Api
+from tests.system.test_serve import aegis, clean_env
+
+
+def _finished(app, seed="record", seats=("human", "random", "cautious")):
+    api = Api(app.test_client())
+    gid, host, tokens = api.new_game(list(seats), seed=seed, reaction_seconds=0)
+    api.start(gid, host)
+    api.play_humans(gid, tokens, random.Random(3))
+    return api, gid, tokens
+
+
+def test_a_finished_game_verifies_from_its_seed(sqlite_app):
+    api, gid, _ = _finished(sqlite_app)
+    result = sqlite_app.test_client().get(f"/api/games/{gid}/verify").get_json()
+    assert result["ok"] is True, result["problems"]
+    assert result["events"] == api.view(gid)["seq"] and result["commands"] > 10
+    assert result["creator_seed"] == "record" and result["first_difference"] is None
+    assert result["commitment"] == commitment_of(result["server_secret"]) and result["seed"] != "record"
+
+
+def test_verify_waits_for_the_end_of_the_game(sqlite_app):
+    api = Api(sqlite_app.test_client())
+    gid, host, _ = api.new_game(["human", "random", "random"], reaction_seconds=0)
+    api.start(gid, host)
+    assert sqlite_app.test_client().get(f"/api/games/{gid}/verify").status_code == 409
+    assert sqlite_app.test_client().get(f"/api/games/{gid}/export").status_code == 409
+
+
+def test_a_tampered_draw_is_found_and_named(sqlite_env):
+    from tests.conftest import close_app, make_app
+
+    app = make_app(sqlite_env)
+    _api, gid, _ = _finished(app, seed="tamper")
+    close_app(app)
+    db = sqlite3.connect(sqlite_env["SQLITE_DBNAME"])
+    rows = db.execute(
+        "SELECT originator_version, state FROM stored_events WHERE originator_id = ? AND topic LIKE '%Game.CardDrawn'",
+        (UUID(gid).hex,),
+    ).fetchall()
+    version, state = rows[3]
+    body = json.loads(state)
+    original = body["payload"]["name"]
+    body["payload"]["name"] = "Temple" if original != "Temple" else "Mason"
+    db.execute(
+        "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        (json.dumps(body).encode(), UUID(gid).hex, version),
+    )
+    db.commit()
+    db.close()
+    svc = GameService(load(sqlite_env))
+    try:
+        result = verify(svc, UUID(gid))
+    finally:
+        svc.close()
+    assert result["ok"] is False
+    diff = result["first_difference"]
+    assert diff["type"] == "CardDrawn" and diff["fields"] == ["name"] and diff["replayed"]["name"] == original
+    assert result["problems"][0] == f"event {diff['seq']} (CardDrawn) differs in name"
+
+
+def test_export_then_import_into_another_store_gives_the_same_game(sqlite_app, postgres_env):
+    _api, gid, _ = _finished(sqlite_app, seed="travel")
+    exported = sqlite_app.test_client().get(f"/api/games/{gid}/export")
+    assert exported.status_code == 200 and exported.mimetype == "application/x-ndjson"
+    lines = exported.get_data(as_text=True).splitlines()
+    assert json.loads(lines[0])["format"] == "aegis-game/1"
+    other = GameService(load(postgres_env))
+    try:
+        assert str(import_lines(other, lines)) == gid
+        here = sqlite_app.extensions["aegis"]
+        assert other.view(UUID(gid), None) == here.view(UUID(gid), None)
+        assert other.events(UUID(gid), None, 0, 5000) == here.events(UUID(gid), None, 0, 5000)
+        assert verify(other, UUID(gid)) == verify(here, UUID(gid))
+        assert list(export_lines(other, UUID(gid))) == lines
+        again = None
+        try:
+            import_lines(other, lines)
+        except Exception as err:
+            again = err
+        assert again is not None and "already" in str(again)
+    finally:
+        other.close()
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_an_export_carries_no_token_nor_its_hash_yet_imports_and_verifies(sqlite_app, tmp_path):
+    api = Api(sqlite_app.test_client())
+    gid, host, tokens = api.new_game(["human", "human", "random"], seed="no-secrets", reaction_seconds=0)
+    api.start(gid, host)
+    api.play_humans(gid, tokens, random.Random(5))
+    here = sqlite_app.extensions["aegis"]
+    secrets = [host, *tokens.values()]
+    stored = b"".join(row.state for row in here.store.recorder.select_events(UUID(gid)))
+    assert all(_sha256(t).encode() in stored for t in secrets)  # the store keeps the hashes: the export removes them
+    body = sqlite_app.test_client().get(f"/api/games/{gid}/export").get_data(as_text=True)
+    for secret in secrets:
+        assert secret not in body and _sha256(secret) not in body
+    header, *rows = [json.loads(line) for line in body.splitlines()]
+    assert header["token_hashes"] == "removed" and header["events"] == len(rows)
+    created = next(r["state"] for r in rows if r["topic"].endswith("Game.Created"))
+    assert "host_token_hash" in created and created["host_token_hash"] is None
+    assert [r["state"]["token_hash"] for r in rows if r["topic"].endswith("Game.SeatTaken")] == [None, None, None]
+    assert [k for r in rows for k, v in r["state"].items() if k.endswith("_hash") and v is not None] == []
+    other = GameService(load({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "other.sqlite")}))
+    try:
+        assert str(import_lines(other, body.splitlines())) == gid
+        assert verify(other, UUID(gid))["ok"] is True
+        assert verify(other, UUID(gid)) == verify(here, UUID(gid))
+        assert other.view(UUID(gid), None) == here.view(UUID(gid), None)
+        assert audit(other, UUID(gid), 30, "omniscient") == audit(here, UUID(gid), 30, "omniscient")
+        assert list(export_lines(other, UUID(gid))) == body.splitlines()
+    finally:
+        other.close()
+
+
+def test_an_export_written_with_token_hashes_is_imported_without_them(sqlite_app, tmp_path):
+    """Exports made before the hashes were removed still import; the store keeps none of their hashes."""
+    _api, gid, tokens = _finished(sqlite_app, seed="old-export")
+    lines = list(export_lines(sqlite_app.extensions["aegis"], UUID(gid)))
+    header, *rows = [json.loads(line) for line in lines]
+    del header["token_hashes"]
+    for r in rows:
+        if r["topic"].endswith("Game.SeatTaken") and r["state"]["seat"] == 0:
+            r["state"]["token_hash"] = _sha256(tokens[0])
+    other = GameService(load({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "other.sqlite")}))
+    try:
+        import_lines(other, [json.dumps(header), *(json.dumps(r) for r in rows)])
+        stored = b"".join(row.state for row in other.store.recorder.select_events(UUID(gid)))
+        assert _sha256(tokens[0]).encode() not in stored
+        assert verify(other, UUID(gid))["ok"] is True
+    finally:
+        other.close()
+
+
+def test_the_command_line_exports_imports_and_verifies(sqlite_app, tmp_path, sqlite_env):
+    _, gid, tokens = _finished(sqlite_app, seed="cli")
+    env = {**clean_env(), **sqlite_env}
+    out = tmp_path / "game.ndjson"
+    exported = subprocess.run(aegis("export", gid, "-o", str(out)), env=env, capture_output=True, text=True, timeout=60)
+    assert exported.returncode == 0, exported.stderr
+    assert not [t for t in tokens.values() if t in out.read_text() or _sha256(t) in out.read_text()]
+    target = {**clean_env(), "SQLITE_DBNAME": str(tmp_path / "other.sqlite")}
+    imported = subprocess.run(aegis("import", str(out)), env=target, capture_output=True, text=True, timeout=60)
+    assert imported.returncode == 0 and gid in imported.stdout, imported.stderr
+    verified = subprocess.run(aegis("verify", gid), env=target, capture_output=True, text=True, timeout=60)
+    assert verified.returncode == 0 and verified.stdout.startswith("verified: "), verified.stdout + verified.stderr
+    audited = subprocess.run(aegis("audit", gid, "--step", "30"), env=target, capture_output=True, text=True, timeout=60)
+    assert audited.returncode == 0 and json.loads(audited.stdout)["id"] == gid
+    missing = subprocess.run(aegis("verify", "00000000-0000-0000-0000-000000000000"), env=target, capture_output=True, text=True)
+    assert missing.returncode == 1 and "no game" in missing.stderr
+
+
+def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
+    """Fred bluffs the Treasury; Sally passes; Jeff lets the deadline pass. The audit shows what Fred held
+    (once the game is over), every answer with its time, and that Jeff could have claimed an undo until
+    the End Phase began."""
+    api = Api(sqlite_app.test_client())
+    setup = {"deck": ["Mason"], "hands": {"0": ["Laboratory"]}, "first_player": 0}
+    gid, t = api.people(["Fred", "Sally", "Jeff"], reaction_seconds=0.3, setup=setup)
+    fred, sally = t["Fred"], t["Sally"]
+    declared = api.post(gid, fred, {"type": "declare", "action": "treasury"}).get_json()["events"][0]
+    window = api.view(gid, sally)["table"]["window"]["id"]
+    api.post(gid, sally, {"type": "react", "window": window, "answer": "pass"})
+    deadline = time.monotonic() + 10  # the window closes by deadline, then the undo pause expires
+    while time.monotonic() < deadline and not [e for e in api.events(gid)["events"] if e.get("phase") == "end"]:
+        time.sleep(0.05)
+    c = sqlite_app.test_client()
+    during = c.get(f"/api/games/{gid}/audit?step={declared['seq']}").get_json()
+    assert during["claimant_held"] is None  # a spectator during the game does not see Fred's hand
+    assert during["claim"] == "Treasury" and during["declared"]["text"] == "Fred claims the Treasury"
+    assert [(a["name"], a["answer"]) for a in during["answers"]] == [("Sally", "pass")]
+    assert isinstance(during["answers"][0]["at"], float)
+    undo = during["undo"]
+    assert undo["possible"] is True and undo["claimants"] == ["Jeff"] and undo["claimed"] is False
+    end_phase = next(e for e in api.events(gid)["events"] if e["type"] == "PhaseBegan" and e["phase"] == "end")
+    assert undo["until_step"] == end_phase["seq"]
+    assert "Fred claims the Treasury" in [f["text"] for f in during["followed"]]
+    as_fred = c.get(f"/api/games/{gid}/audit?step={declared['seq']}&as=0", headers=api.auth(fred)).get_json()
+    assert as_fred["claimant_held"] == {"cards": ["Laboratory", "Mason"], "holds_claimed_card": False}
+    assert c.get(f"/api/games/{gid}/audit?step={declared['seq']}&as=omniscient").status_code == 403
+    assert c.get(f"/api/games/{gid}/audit?step=0").status_code == 400
+
+
+def test_an_audit_where_everyone_answered_allows_no_undo(sqlite_app):
+    api, gid, _ = _finished(sqlite_app, seed="no-undo")
+    log = api.events(gid)["events"]
+    declared = next(e for e in log if e["type"] == "ActionDeclared" and e.get("claim"))
+    result = audit(sqlite_app.extensions["aegis"], UUID(gid), declared["seq"], "omniscient")
+    assert result["undo"]["possible"] is False
+    assert result["claimant_held"]["holds_claimed_card"] in (True, False)

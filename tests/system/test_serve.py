@@ -1,0 +1,139 @@
+"""``aegis serve`` runs the service with embedded defaults (a SQLite file under ./var/), in-process (uvicorn) or
+under gunicorn's uvicorn workers, and ``aegis play`` plays a whole game against bots through it."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def aegis(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cli.main", *args]
+
+
+def clean_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PERSISTENCE_MODULE", "SQLITE_", "POSTGRES_", "AEGIS_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+@contextlib.contextmanager
+def running(
+    command: list[str], port: int, cwd: Path, log_path: Path, env: dict[str, str] | None = None, stop_seconds: float = 30
+) -> Iterator[str]:
+    """A server started with ``command`` (listening on ``port``), once its /readyz says ready (within 60 s; else the
+    test fails with the server's log). Yields its URL; afterwards it must stop within ``stop_seconds`` of SIGTERM."""
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(command, cwd=cwd, env=env or clean_env(), stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(url + "/readyz", timeout=2) as r:
+                if json.loads(r.read())["status"] == "ready":
+                    break
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{' '.join(command[2:])} did not become ready: {log_path.read_text()}")
+            time.sleep(0.05)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=stop_seconds)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            pytest.fail(f"the server did not stop within {stop_seconds:g} s of SIGTERM: " + log_path.read_text()[-3000:])
+
+
+@pytest.fixture(params=[0, 2], ids=["in-process", "gunicorn-2-workers"])
+def server(request, tmp_path):
+    port = free_port()
+    command = aegis("serve", "--port", str(port), "--workers", str(request.param))
+    with running(command, port, tmp_path, tmp_path / "serve.log", stop_seconds=10) as url:
+        yield url, tmp_path
+
+
+def test_serve_then_play_a_whole_game_against_bots(server):
+    url, cwd = server
+    out = subprocess.run(
+        aegis("play", "--url", url, "--auto", "--seats", "4", "--seed", "11"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=clean_env(),
+        cwd=cwd,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "you are seat 0 against 3 bot(s)" in out.stdout
+    assert "game over: " in out.stdout
+    assert (cwd / "var" / "aegis.sqlite").exists()  # the embedded default store
+    with urllib.request.urlopen(url + "/api/games?status=finished") as r:
+        assert json.loads(r.read())["total"] == 1
+
+
+def test_play_says_when_the_service_is_not_running():
+    out = subprocess.run(
+        aegis("play", "--url", f"http://127.0.0.1:{free_port()}", "--auto"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=clean_env(),
+    )
+    assert out.returncode == 1 and "cannot reach" in out.stderr and "aegis serve" in out.stderr
+
+
+def test_play_interactively_reads_choices_and_quits_on_q(server):
+    url, _cwd = server
+    for _attempt in range(3):  # a game may end before you are asked twice (shuffles are random): play another
+        out = subprocess.run(
+            aegis("play", "--url", url, "--seats", "3", "--seed", "4"),
+            input="0\n9999\nq\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=clean_env(),
+        )
+        if "game over" not in out.stdout:
+            break
+    assert out.returncode == 0, out.stderr + out.stdout
+    assert "[0] " in out.stdout and "that is not one of the options" in out.stdout and "bye" in out.stdout, (
+        out.stdout + out.stderr
+    )
+
+
+def test_play_resigns_on_r_and_the_bots_play_the_game_out(server):
+    url, _cwd = server
+    out = subprocess.run(
+        aegis("play", "--url", url, "--seats", "3", "--turn-seconds", "60"),
+        input="r\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=clean_env(),
+    )
+    assert out.returncode == 0, out.stderr + out.stdout
+    assert "r to resign" in out.stdout and "PlayerResigned" in out.stdout and "game over" in out.stdout, out.stdout
+
+
+@pytest.mark.parametrize("command", ["serve", "play", "simulate", "bench"])
+def test_every_command_has_help(command):
+    out = subprocess.run(aegis(command, "--help"), capture_output=True, text=True, timeout=60, env=clean_env())
+    assert out.returncode == 0 and "usage: aegis " + command in out.stdout
