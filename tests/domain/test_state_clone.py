@@ -69,7 +69,9 @@ def test_a_clone_shares_nothing_that_changes(variants, options, seats):
         config, events = _game(variants, options, seats, seed)
         for k in sorted(rng.sample(range(1, len(events) + 1), 10)):
             state = RULESET.fold(config, events[:k])
-            found = shared(state, state.clone())
+            clone = state.clone()
+            assert clone == state, f"the clone lost a field after {k} events of {seed}"  # clone lists every field
+            found = shared(state, clone)
             assert {p for p in found if not p.startswith(SHARED_ON_PURPOSE)} == set(), f"after {k} events of {seed}"
 
 
