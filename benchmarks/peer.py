@@ -182,11 +182,16 @@ class AegisTable:
                 answer = self._ok(
                     self.seats[seat].request("POST", f"/api/games/{self.game}/commands", command, self.tokens[seat]), 200
                 )
-                self.views = [self._view(s) for s in range(SEATS)]
-                if any(v["seq"] < answer["seq"] for v in self.views):
-                    raise RuntimeError(f"a view older than the command's seq {answer['seq']}")
+                self.views = self._views_at(answer["seq"])
                 return True
         raise RuntimeError(f"game {self.game}: no seat has a prompt, yet the game is not over")
+
+    def _views_at(self, seq: int) -> list[dict[str, Any]]:
+        """Every seat's view once the command that ended at ``seq`` was answered: fetched, each seat with its token."""
+        views = [self._view(s) for s in range(SEATS)]
+        if any(v["seq"] < seq for v in views):
+            raise RuntimeError(f"a view older than the command's seq {seq}")
+        return views
 
     def close(self) -> None:
         for h in [self.setup, *self.seats]:
@@ -252,20 +257,9 @@ class AegisStreamTable(AegisTable):
         self.streams = [SeatStream(url, self.game, token) for token in self.tokens]
         self.views = [stream.view_at(0) for stream in self.streams]
 
-    def cycle(self) -> bool:
-        """One command, then every seat's view pushed by its stream; False once the game is over."""
-        if any(v["status"] == "finished" for v in self.views):
-            return False
-        for seat, view in enumerate(self.views):
-            prompts = [p for p in view["prompts"] if not p["free"]]
-            if prompts:
-                command = Option.from_dict(self.rng.choice(prompts[0]["options"])).pick(self.rng)
-                answer = self._ok(
-                    self.seats[seat].request("POST", f"/api/games/{self.game}/commands", command, self.tokens[seat]), 200
-                )
-                self.views = [stream.view_at(answer["seq"]) for stream in self.streams]
-                return True
-        raise RuntimeError(f"game {self.game}: no seat has a prompt, yet the game is not over")
+    def _views_at(self, seq: int) -> list[dict[str, Any]]:
+        """Every seat's view as its stream pushes it, once it is as of ``seq``."""
+        return [stream.view_at(seq) for stream in self.streams]
 
     def close(self) -> None:
         for stream in self.streams:
