@@ -162,7 +162,8 @@ class Hub:
             while True:
                 changed = feed.changed  # taken before the read: a notice heard meanwhile wakes the stream after it
                 got = await feed.read(self, game, who, sent, opened.views)
-                now = sse.step(sent, got.frames[who], got.seq, got.ended, got.views.get(who), first=first)
+                view = got.views.get(who) if opened.views else None  # a read shared with a stream of views has one
+                now = sse.step(sent, got.frames[who], got.seq, got.ended, view, first=first)
                 first = False
                 if now.frames:
                     yield "".join(now.frames)  # one write per stream for all the events read, not one per event

@@ -296,6 +296,7 @@ def test_a_stream_of_views_on_the_asynchronous_server(tmp_path):
         assert _problem(stream_url + "?views=2")[0] == 400
         player = Reader(stream_url + "?views=1", {"Authorization": f"Bearer {seats[0]['token']}"})
         spectator = Reader(stream_url + "?views=1")
+        plain = Reader(stream_url)  # the spectator again, without views: its reads are shared with the one above
         rng, done, moves = random.Random(4), 0, 0
         deadline = time.monotonic() + 120
         while not (player.frames and player.frames[-1].get("event") == "end"):
@@ -309,7 +310,9 @@ def test_a_stream_of_views_on_the_asynchronous_server(tmp_path):
                 _call(url, "POST", f"/api/games/{gid}/commands", command, seats[0]["token"])
                 moves += 1
             time.sleep(0.01)
-        spectator.wait(lambda frames: frames and frames[-1].get("event") == "end", 60)
+        for r in (spectator, plain):
+            r.wait(lambda frames: frames and frames[-1].get("event") == "end", 60)
+        assert [f.get("event") for f in plain.frames if f.get("event")] == ["view", "end"], "views only where asked"
         log = _call(url, "GET", f"/api/games/{gid}/events?after=0&limit=5000")["events"]
         for reader, seat in ((player, 0), (spectator, None)):
             frames = [f for f in reader.frames if "comment" not in f]
