@@ -118,7 +118,7 @@ def bgio(storage: str, cycles: int, warmup: int = WARMUP) -> dict[str, Any]:
                 cwd=PEER,
                 capture_output=True,
                 text=True,
-                timeout=600,
+                timeout=120 + 0.2 * (cycles + warmup),  # far above a cycle's milliseconds; a stalled driver fails
             )
             if driver.returncode != 0:
                 raise RuntimeError(f"the boardgame.io driver failed: {driver.stderr.strip()[-500:]}")
@@ -138,6 +138,7 @@ def bgio(storage: str, cycles: int, warmup: int = WARMUP) -> dict[str, Any]:
         "cycle_latency": _latency(out["each"]),
         "secret_hands": out["secret"],
         "retries": out.get("retries", 0),  # moves sent again after a second without the new state (bgio.js)
+        "reconnects": out.get("reconnects", 0),  # rounds of connecting again the seats that got no first state
     }
 
 

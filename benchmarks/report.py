@@ -313,8 +313,12 @@ def _peer(r: dict[str, Any]) -> list[str]:
                     f"asks at least 0.5x) and **{r[f'{key}_x_flatfile']:.2f}x** those on flat files (asks at least 1x)."
                 )
         retries = r["bgio_memory"].get("retries", 0) + r["bgio_flatfile"].get("retries", 0)
-        if retries:
-            lines.append(f"boardgame.io's driver sent {retries} move(s) again after a second without the new state.")
+        reconnects = r["bgio_memory"].get("reconnects", 0) + r["bgio_flatfile"].get("reconnects", 0)
+        if retries or reconnects:
+            lines.append(
+                f"boardgame.io's driver sent {retries} move(s) again after a second without the new state, and connected "
+                f"a seat again {reconnects} time(s) before the timed cycles."
+            )
     if r.get("skipped"):
         lines += ["", f"Not measured: {r['skipped']}"]
     return lines

@@ -93,6 +93,20 @@ async function drive(port, cycles, warmup) {
       done();
     }
   };
+  const until = (played) =>
+    new Promise((resolve) => {
+      waiting = { played, resolve };
+      check();
+    });
+  const within = (promise, ms) => {
+    let timer;
+    const late = new Promise((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+    return Promise.race([promise.then(() => true), late]).finally(() => clearTimeout(timer));
+  };
+  // The seats connect one at a time, each once the one before holds its first state: with FlatFile (writes not
+  // queued) two connections updating the match's metadata at once were seen to leave a seat with no state for
+  // good. A seat still without a state after 2 s is connected again.
+  let reconnects = 0;
   for (let seat = 0; seat < SEATS; seat++) {
     const { playerCredentials } = await lobby.joinMatch('cards', matchID, {
       playerID: String(seat),
@@ -115,13 +129,13 @@ async function drive(port, cycles, warmup) {
     });
     client.start();
     clients.push(client);
+    while (!(await within(until(0), 2000))) {
+      if (reconnects >= 10) throw new Error(`seat ${seat} got no state after ${reconnects} connections again`);
+      client.stop();
+      client.start();
+      reconnects += 1;
+    }
   }
-  const until = (played) =>
-    new Promise((resolve) => {
-      waiting = { played, resolve };
-      check();
-    });
-  await until(0); // every seat connected and holding the first state
   // A move sent while the mover's client still held the previous turn's state was seen, once in many runs, to be
   // dropped: the cycle then waited forever. After RETRY_MS without the new state, the move is sent again (the server
   // refuses a second play in the same turn), and the retries are reported.
@@ -133,11 +147,7 @@ async function drive(port, cycles, warmup) {
     for (let attempt = 0; ; attempt++) {
       const mover = clients[Number(clients[0].getState().ctx.currentPlayer)];
       mover.moves.play(0);
-      let timer;
-      const late = new Promise((resolve) => { timer = setTimeout(() => resolve(false), RETRY_MS); });
-      const done = await Promise.race([until(next).then(() => true), late]);
-      clearTimeout(timer);
-      if (done) return;
+      if (await within(until(next), RETRY_MS)) return;
       if (attempt >= 20) throw new Error(`no state with play ${next} after ${attempt + 1} tries`);
       retries += 1;
     }
@@ -157,7 +167,7 @@ async function drive(port, cycles, warmup) {
     return G.hand.length === HAND && G.played === warmup + cycles && G.hands === undefined && String(seat) === c.playerID;
   });
   for (const c of clients) c.stop();
-  process.stdout.write(JSON.stringify({ cycles, warmup, seconds, each, secret, retries }) + '\n');
+  process.stdout.write(JSON.stringify({ cycles, warmup, seconds, each, secret, retries, reconnects }) + '\n');
   process.exit(0);
 }
 
