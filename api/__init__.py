@@ -39,6 +39,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.extensions["aegis.worker"] = worker
     app.extensions["aegis.deadlines"] = keeper
     app.extensions["aegis.stream_slots"] = StreamSlots(svc.settings.streams_per_client)
+    prober = app.extensions["aegis.prober"] = store_health.Prober()  # /readyz's look at the store, once per 5 s
     if background:
         keeper.start()
         if worker is not None:
@@ -61,7 +62,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
         store = current_app.extensions["aegis"].store
         try:
             store.recorder.max_notification_id()
-            reason = store_health.probe(store.recorder, svc.settings.store_env, svc.settings.min_free_bytes)
+            reason = prober(store.recorder, svc.settings.store_env, svc.settings.min_free_bytes)
         except Exception as err:  # any failure of the store means not ready
             return _json(HealthOut().dump({"status": "unavailable", "store": f"{type(err).__name__}: {err}"}), 503)
         failure = store.health.failure  # a save failed for such a reason, and none has succeeded since

@@ -97,3 +97,30 @@ def probe(recorder: Any, store_env: dict[str, str], min_free_bytes: int) -> str 
         if row and (row["ro"] == "on" or row["recovering"]):
             return READ_ONLY
     return None
+
+
+PROBE_SECONDS = 5.0  # /readyz looks at the store at most this often; a failed save shows at once (WriteHealth)
+
+
+class Prober:
+    """``probe`` at most once every ``seconds``, its answer reused meanwhile: a load balancer may ask ``/readyz`` every
+    second, and on SQLite each look is a write that takes the database's lock. A store that stops being writable in
+    between is reported by the next save that fails (``WriteHealth``) at once, or by the next look. A look that
+    raises (the store does not answer) is not kept: the next call looks again."""
+
+    def __init__(self, seconds: float = PROBE_SECONDS, clock: Any = time.monotonic):
+        self.seconds = seconds
+        self.clock = clock
+        self.looks = 0  # how many times the store was looked at (for the tests and the curious)
+        self._lock = threading.Lock()
+        self._last: tuple[float, str | None] | None = None
+
+    def __call__(self, recorder: Any, store_env: dict[str, str], min_free_bytes: int) -> str | None:
+        with self._lock:
+            now = self.clock()
+            if self._last is not None and now - self._last[0] < self.seconds:
+                return self._last[1]
+            self.looks += 1
+            reason = probe(recorder, store_env, min_free_bytes)
+            self._last = (now, reason)
+            return reason

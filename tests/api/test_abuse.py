@@ -105,6 +105,26 @@ def test_a_full_disk_is_not_ready_and_a_write_says_the_disk_is_full(tiny_disk):
         close_app(app)
 
 
+def test_readyz_looks_at_the_store_at_most_once_every_few_seconds(sqlite_env):
+    """On SQLite a look at whether the store can be written is a write (the database's lock): a load balancer asking
+    /readyz every second must not make one each time. The answer is reused for PROBE_SECONDS, then looked at again."""
+    from service.store_health import PROBE_SECONDS
+
+    app = make_app(sqlite_env)
+    try:
+        prober = app.extensions["aegis.prober"]
+        now = [1000.0]
+        prober.clock = lambda: now[0]
+        c = app.test_client()
+        for _ in range(20):
+            assert c.get("/readyz").get_json()["status"] == "ready"
+        assert prober.looks == 1
+        now[0] += PROBE_SECONDS
+        assert c.get("/readyz").status_code == 200 and prober.looks == 2
+    finally:
+        close_app(app)
+
+
 def test_readyz_says_full_when_the_disk_beside_the_store_is_below_the_minimum(sqlite_env):
     app = make_app(sqlite_env, AEGIS_MIN_FREE_MB="100000000")  # 100 TB free required
     try:
