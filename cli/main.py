@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from benchmarks.suites import SIZE_MEANS, SUITES
 from cli import catalog, game_options, play, project, records, serve
 from domain.bots import BOTS
 from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
@@ -70,7 +70,27 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+CHECKOUT = Path(__file__).resolve().parents[1]  # the repository, when the service runs from a checkout
+
+
+def benchmarks_here() -> bool:
+    """Are the benchmarks beside this installation (a checkout: ``pip install -e .``)? They are not installed with the
+    service; from a checkout they are put on the import path."""
+    if not (CHECKOUT / "benchmarks" / "run.py").is_file():
+        return False
+    if str(CHECKOUT) not in sys.path:
+        sys.path.insert(0, str(CHECKOUT))
+    return True
+
+
 def _bench(args: argparse.Namespace) -> int:
+    if not benchmarks_here():
+        print(
+            "aegis bench: the benchmarks are not installed with the service; run it from a checkout of the repository "
+            "(python3 -m venv .venv && .venv/bin/pip install -e . there)",
+            file=sys.stderr,
+        )
+        return 2
     from benchmarks.run import main as bench_main
     from benchmarks.suites import ROOT
 
@@ -139,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
 
+    suites: tuple[str, ...] = ()  # an installed service without its checkout: the command says so when run
+    size_means = "the suite's size"
+    if benchmarks_here():
+        from benchmarks.suites import SIZE_MEANS, SUITES
+
+        suites, size_means = SUITES, SIZE_MEANS
     bench = sub.add_parser(
         "bench",
         help="run benchmarks (never part of the tests)",
@@ -151,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         "suite",
         nargs="?",
         default="all",
-        choices=["all", *SUITES],
+        choices=["all", *suites] if suites else None,
         help="all (default); engine (decide+evolve); prompts (view sizes and options at 10 seats); "
         "store (the API on SQLite and PostgreSQL against bare saves); "
         "load (200 concurrent games over HTTP against gunicorn, on PostgreSQL with its table lock sampled, again without "
@@ -162,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
         "streams (bots playing with and without 2,000 open event streams: command p99 ratio, every event delivered); "
         "peer (a move and every seat's new view on boardgame.io's server and on Aegis; needs Node and npm)",
     )
-    bench.add_argument("--games", "--size", dest="games", type=int, default=None, help=SIZE_MEANS)
+    bench.add_argument("--games", "--size", dest="games", type=int, default=None, help=size_means)
     bench.add_argument("--docs", action="store_true", help="also write docs/performance.md and docs/load-latency.png")
     bench.set_defaults(run=_bench)
     return parser

@@ -139,3 +139,24 @@ def test_play_menu_offers_every_open_decision_of_the_seat_at_once():
     assert play._menu(menu, out, io.StringIO("1\n")) == {"type": "use_item", "seat": 3, "item": "HAMMER"}
     assert "[0] Go on to the Demise Phase" in out.getvalue() and "[1] Use the HAMMER" in out.getvalue()
     assert play.together(prompts[:1]) is prompts[0]
+
+
+def test_bench_without_its_checkout_says_how_to_get_it(capsys, monkeypatch, tmp_path):
+    """The benchmarks are not installed with the service (the wheel holds no ``benchmarks`` package): an installed
+    ``aegis bench`` away from a checkout says so and how to run it, instead of failing on an import."""
+    import cli.main
+
+    monkeypatch.setattr(cli.main, "CHECKOUT", tmp_path)  # an installation with no benchmarks beside it
+    assert main(["bench", "engine"]) == 2
+    err = capsys.readouterr().err
+    assert "not installed with the service" in err and "checkout" in err
+
+
+def test_the_wheel_holds_no_benchmarks():
+    """What ``pip install`` puts in an environment: the service's packages, not the benchmarks."""
+    import tomllib
+    from pathlib import Path
+
+    found = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    include = found["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert not any(p.startswith("benchmarks") for p in include) and "domain*" in include
