@@ -33,7 +33,7 @@ from domain.kernel.errors import DomainError, MalformedCommand
 from domain.kernel.events import Event
 from domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
 from domain.kernel.ruleset import Ruleset
-from service import names, tokens
+from service import names, rulesets, tokens
 from service.aggregate import Game
 from service.bounded import LRU
 from service.broker import make_broker
@@ -289,7 +289,7 @@ class GameService:
     def create_game(self, spec: dict[str, Any]) -> tuple[UUID, str, str | None]:
         """Validate and store a new game; returns its id, the host token (shown once) and the commitment to the
         server's secret (None for a rigged game)."""
-        rules = _ruleset(spec.get("ruleset", "ever-aegis"))
+        rules = _ruleset(spec.get("ruleset", rulesets.DEFAULT))
         config_spec = {
             "seats": spec.get("seats"),
             "variants": spec.get("variant", "simpleton"),
@@ -683,7 +683,7 @@ def setup_events(rules: Ruleset, game: Game, config: Any, now: float) -> list[Ev
 
 def _ruleset(name: Any) -> Ruleset:
     if not isinstance(name, str):
-        raise BadRequest("'ruleset' must be a name, e.g. ever-aegis")
+        raise BadRequest(f"'ruleset' must be a name, e.g. {rulesets.DEFAULT}")
     try:
         return ruleset_named(name)
     except MalformedCommand as err:

@@ -11,6 +11,7 @@ from domain.kernel.events import Event
 from domain.kernel.ruleset import Ruleset
 
 RULESETS: dict[str, Ruleset] = {EVER_AEGIS.name: EVER_AEGIS}
+DEFAULT = EVER_AEGIS.name  # the ruleset of a game created without one
 EVENT_TYPES: dict[str, list[type[Event]]] = {
     EVER_AEGIS.name: [
         cls for cls in vars(everaegis_events).values() if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
