@@ -1,7 +1,10 @@
 """``aegis play``: a whole game against bots through the REST API, in the terminal.
 
 It knows nothing but the public contract: create a game, take a seat, add bots, start, then show your
-prompts and post the option you pick. ``--auto`` picks for you (a demo, and how the tests drive it).
+prompts and post the option you pick. ``--auto`` picks for you (a demo, and how the tests drive it). While others
+play, it holds the game's event stream as a doorbell: each new event wakes it to fetch the view at once, and it
+looks anyway every second (a multi-process server without Redis tells a stream of other processes' commands only
+at its keep-alive).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import argparse
 import json
 import random
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -47,6 +51,38 @@ class Client:
             except ValueError:
                 problem = {"detail": raw.decode(errors="replace")}
             raise ApiError(err.code, problem) from None
+
+
+class Doorbell:
+    """The seat's event stream, read on a thread of its own: ``wait`` returns as soon as something happened in the
+    game, or after ``seconds``. A stream that cannot open or breaks leaves ``wait`` a plain pause."""
+
+    def __init__(self, client: Client, gid: str, token: str):
+        self.rang = threading.Event()
+        self.request = urllib.request.Request(f"{client.base}/api/games/{gid}/stream")
+        self.request.add_header("Authorization", f"Bearer {token}")
+        threading.Thread(target=self._listen, name="aegis-play-stream", daemon=True).start()
+
+    def _listen(self) -> None:
+        try:
+            with urllib.request.urlopen(self.request, timeout=60) as stream:
+                framed = False  # the frame being read is an event or the view (not a keep-alive comment)
+                for line in stream:
+                    if line.startswith((b"id:", b"event:")):
+                        framed = True
+                    elif not line.strip() and framed:  # one ring per frame, once it has all arrived
+                        self.rang.set()
+                        framed = False
+                    if line.startswith(b"event: end"):
+                        return
+        except (OSError, ValueError, AttributeError):
+            return  # the stream is gone: wait() times out instead, as polling would
+
+    def wait(self, seconds: float) -> bool:
+        """Wait for the next event (True), or ``seconds`` (False)."""
+        rang = self.rang.wait(seconds)
+        self.rang.clear()
+        return rang
 
 
 def describe(view: dict[str, Any]) -> str:
@@ -98,6 +134,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
         api.call("POST", f"/api/games/{gid}/start", {}, token=game["host_token"])
         print(f"game {gid}: you are seat {me['seat']} against {args.seats - 1} bot(s)", file=out)
         moves = 0
+        bell = Doorbell(api, gid, me["token"])
         while True:
             view = api.call("GET", f"/api/games/{gid}/view", token=me["token"])
             if view["status"] == "finished":
@@ -108,7 +145,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
                 return 0
             prompts = [p for p in view["prompts"] if not p["free"]]
             if not prompts:
-                time.sleep(0.2)  # waiting for a deadline or another player
+                bell.wait(WAIT_SECONDS)  # waiting for a deadline or another player: woken by their next event
                 continue
             prompt = together(prompts)
             if args.auto:
@@ -134,6 +171,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.st
         return 1
 
 
+WAIT_SECONDS = 1.0  # the longest wait between two looks at the view while others play
 RESIGN = {"type": "resign"}
 MENU_AT_ONCE = 9  # more options than this, of several kinds: ask for the kind first
 

@@ -137,3 +137,27 @@ def test_play_resigns_on_r_and_the_bots_play_the_game_out(server):
 def test_every_command_has_help(command):
     out = subprocess.run(aegis(command, "--help"), capture_output=True, text=True, timeout=60, env=clean_env())
     assert out.returncode == 0 and "usage: aegis " + command in out.stdout
+
+
+def test_play_is_woken_by_the_next_event_while_others_play(tmp_path):
+    """aegis play waits for other players on the game's event stream (its doorbell): it rings when the stream opens
+    (the view), stays quiet while nothing happens, and rings when another player moves."""
+    from cli.play import Client, Doorbell
+    from tests.api_client import command_of
+
+    port = free_port()
+    with running(aegis("serve", "--port", str(port)), port, tmp_path, tmp_path / "serve.log", stop_seconds=10) as url:
+        api = Client(url)
+        game = api.call("POST", "/api/games", {"seats": 3, "reaction_seconds": 0, "seed": "doorbell"})
+        gid = game["id"]
+        seats = [api.call("POST", f"/api/games/{gid}/seats", {"name": f"P{i}"}) for i in range(3)]
+        api.call("POST", f"/api/games/{gid}/start", {}, token=game["host_token"])
+        views = [api.call("GET", f"/api/games/{gid}/view", token=s["token"]) for s in seats]
+        mover = next(i for i, v in enumerate(views) if [p for p in v["prompts"] if not p["free"]])
+        waiter = seats[(mover + 1) % 3]
+        bell = Doorbell(api, gid, waiter["token"])
+        assert bell.wait(30), "the stream's first frame (the view) rings"
+        assert not bell.wait(0.5), "nothing happens while nobody moves"
+        prompt = next(p for p in views[mover]["prompts"] if not p["free"])
+        api.call("POST", f"/api/games/{gid}/commands", command_of(prompt["options"][0]), token=seats[mover]["token"])
+        assert bell.wait(30), "another player's move rings at once"
