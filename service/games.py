@@ -160,8 +160,9 @@ class GameService:
                         for notice in listener.get(timeout=1.0):
                             with contextlib.suppress(ValueError):
                                 game_id = UUID(notice.game_id)
-                                if notice.version is None or self._latest.get(game_id) != notice.version:
-                                    self._latest.pop(game_id)  # saved elsewhere (or an older notice of ours)
+                                latest = self._latest.get(game_id)
+                                if latest is not None and (notice.version is None or notice.version > latest):
+                                    self._latest.pop(game_id)  # saved elsewhere since this process saved it
             except Exception:  # Redis away: the listener outlives it; a stale game only costs a retried save
                 log.warning("listening to other processes' saves failed; listening again", exc_info=True)
                 self._latest.clear()
