@@ -170,6 +170,12 @@ def audit(service: GameService, game_id: UUID, step: int, who: Perspective) -> d
     game, log = service.record(game_id)  # the log as it is now
     if game.config is None:
         raise NotFound("the game has not started")
+    return audit_of(service, game, log, step, who)
+
+
+def audit_of(service: GameService, game: Game, log: list[dict[str, Any]], step: int, who: Perspective) -> dict[str, Any]:
+    """``audit`` of a started game's record already read (``GameService.record``)."""
+    game_id = game.id
     if not 1 <= step <= len(log):
         raise BadRequest(f"step {step} is outside 1..{len(log)}")
     rules = ruleset_named(game.ruleset)

@@ -50,17 +50,12 @@ class Replays:
 
     def audit(self, game_id: UUID, step: int, as_: str | None, token: str | None) -> dict[str, Any]:
         """The claim at ``step`` as the perspective ``as_`` may know it (``records.audit``)."""
-        game, _ = self._load(game_id)
-        return records.audit(self.service, game_id, step, perspective.looking_as(game, as_, token))
-
-    @staticmethod
-    def perspective(game: Game, as_: str | None, token: str | None) -> Perspective:
-        """Parse ``as`` and check that the caller may look from there (``perspective.looking_as``)."""
-        return perspective.looking_as(game, as_, token)
+        game, log = self._load(game_id)
+        return records.audit_of(self.service, game, log, step, perspective.looking_as(game, as_, token))
 
     def step(self, game_id: UUID, step: int | None, as_: str | None, token: str | None) -> dict[str, Any]:
         game, log = self._load(game_id)
-        who = self.perspective(game, as_, token)
+        who = perspective.looking_as(game, as_, token)
         replay = self._replay(game, log)
         n = replay.steps if step is None else step
         if not 0 <= n <= replay.steps:
@@ -85,7 +80,7 @@ class Replays:
 
     def timeline(self, game_id: UUID, as_: str | None, token: str | None) -> dict[str, Any]:
         game, log = self._load(game_id)
-        who = self.perspective(game, as_, token)
+        who = perspective.looking_as(game, as_, token)
         rules = ruleset_named(game.ruleset)
         names = [s["name"] for s in game.seats]
         undone = rules.undone(log)
