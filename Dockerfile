@@ -1,4 +1,5 @@
-# The Aegis image: the service, the projection worker and the command line.
+# The Aegis image: the service, the projection worker and the command line (one package, aegis: src/aegis links
+# the folders into it). The benchmarks run from a checkout, not from the image.
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
@@ -8,7 +9,7 @@ COPY api ./api
 COPY projections ./projections
 COPY replay ./replay
 COPY cli ./cli
-COPY benchmarks ./benchmarks
+COPY src ./src
 RUN pip install --no-cache-dir .
 EXPOSE 8000
-CMD ["gunicorn", "-w", "4", "-k", "api.workers.Worker", "-b", "0.0.0.0:8000", "--keep-alive", "5", "api.asgi:app"]
+CMD ["gunicorn", "-w", "4", "-k", "aegis.api.workers.Worker", "-b", "0.0.0.0:8000", "--keep-alive", "5", "aegis.api.asgi:app"]

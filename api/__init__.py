@@ -6,17 +6,17 @@ from typing import Any
 
 from flask import Flask, Response, current_app, json
 
-from api import games, limits, openapi, players, problems, replays, stream
-from api.schemas import HealthOut
-from api.stream_slots import StreamSlots
-from projections.reads import ProjectedReads
-from projections.store import make_store
-from projections.worker import Worker
-from replay.replays import Replays
-from service import store_health
-from service.deadlines import DeadlineKeeper
-from service.games import GameService
-from service.settings import Settings, load
+from aegis.api import games, limits, openapi, players, problems, replays, stream
+from aegis.api.schemas import HealthOut
+from aegis.api.stream_slots import StreamSlots
+from aegis.projections.reads import ProjectedReads
+from aegis.projections.store import make_store
+from aegis.projections.worker import Worker
+from aegis.replay.replays import Replays
+from aegis.service import store_health
+from aegis.service.deadlines import DeadlineKeeper
+from aegis.service.games import GameService
+from aegis.service.settings import Settings, load
 
 
 def create_app(settings: Settings | None = None, *, service: GameService | None = None, background: bool = True) -> Flask:

@@ -9,9 +9,9 @@ from uuid import UUID
 from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema
 
-from api import schemas
-from service.errors import BadRequest, NotFound, Unauthorized, Unavailable
-from service.games import GameService
+from aegis.api import schemas
+from aegis.service.errors import BadRequest, NotFound, Unauthorized, Unavailable
+from aegis.service.games import GameService
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
 MAX_KEY = 200

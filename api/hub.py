@@ -22,9 +22,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 from uuid import UUID
 
-from api import sse
-from domain.kernel.redaction import Perspective
-from service.games import GameService
+from aegis.api import sse
+from aegis.domain.kernel.redaction import Perspective
+from aegis.service.games import GameService
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

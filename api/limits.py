@@ -20,9 +20,9 @@ from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from api.problems import problem
-from projections.store import RATE_LIMITS
-from service.settings import Settings
+from aegis.api.problems import problem
+from aegis.projections.store import RATE_LIMITS
+from aegis.service.settings import Settings
 
 # endpoint -> (what is counted, the setting that sets its limit)
 LIMITED = {

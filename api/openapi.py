@@ -14,9 +14,9 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, json
 
-from api import ruleset_schemas, schemas
-from api.games import MAX_KEY
-from service.rulesets import COMMANDS, EVENT_TYPES
+from aegis.api import ruleset_schemas, schemas
+from aegis.api.games import MAX_KEY
+from aegis.service.rulesets import COMMANDS, EVENT_TYPES
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 DOCS_PAGE = Path(__file__).with_name("static") / "docs.html"

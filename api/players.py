@@ -10,10 +10,10 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request, url_for
 
-from api import schemas
-from api.games import answer, body, service
-from projections.players import RESULTS
-from service.errors import NotFound
+from aegis.api import schemas
+from aegis.api.games import answer, body, service
+from aegis.projections.players import RESULTS
+from aegis.service.errors import NotFound
 
 bp = Blueprint("players", __name__, url_prefix="/api/players")
 

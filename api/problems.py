@@ -10,9 +10,9 @@ from flask import Flask, Response, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from api.schemas import ProblemOut
-from service import store_health
-from service.errors import ServiceError
+from aegis.api.schemas import ProblemOut
+from aegis.service import store_health
+from aegis.service.errors import ServiceError
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"

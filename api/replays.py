@@ -6,9 +6,9 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, request
 
-from api import schemas
-from api.games import answer, game_id, token
-from replay import records
+from aegis.api import schemas
+from aegis.api.games import answer, game_id, token
+from aegis.replay import records
 
 bp = Blueprint("replays", __name__, url_prefix="/api/games")
 viewer_bp = Blueprint("viewer", __name__)

@@ -18,8 +18,8 @@ import typing
 from collections.abc import Iterable
 from typing import Any
 
-from domain.kernel.decisions import DecisionKind, FieldType, Registry
-from domain.kernel.events import Event
+from aegis.domain.kernel.decisions import DecisionKind, FieldType, Registry
+from aegis.domain.kernel.events import Event
 
 JSON_TYPES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
 REF = "#/components/schemas/"

@@ -11,14 +11,14 @@ from typing import Any, TypeVar
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from domain.bots import BOTS
-from domain.everaegis.catalog import ACTIONS
-from domain.everaegis.classic import TEXT_KNOWN
-from domain.everaegis.config import GAMES, MAX_SEATS, MIN_SEATS, OPTIONS, SELECTIONS, VARIANTS
-from service.games import MAX_CONTRIBUTION, MAX_TIMEOUTS_TO_FORFEIT
-from service.names import MAX_NAME
-from service.rulesets import RULESETS
-from service.settings import MAX_CLOCK, MIN_CLOCK
+from aegis.domain.bots import BOTS
+from aegis.domain.everaegis.catalog import ACTIONS
+from aegis.domain.everaegis.classic import TEXT_KNOWN
+from aegis.domain.everaegis.config import GAMES, MAX_SEATS, MIN_SEATS, OPTIONS, SELECTIONS, VARIANTS
+from aegis.service.games import MAX_CONTRIBUTION, MAX_TIMEOUTS_TO_FORFEIT
+from aegis.service.names import MAX_NAME
+from aegis.service.rulesets import RULESETS
+from aegis.service.settings import MAX_CLOCK, MIN_CLOCK
 
 STATUSES = ("lobby", "active", "finished", "cancelled", "expired")
 CLOCK = f"0 (no clock) or {MIN_CLOCK:g} to {MAX_CLOCK:g} seconds"

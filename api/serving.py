@@ -18,9 +18,9 @@ from urllib.parse import parse_qsl
 from a2wsgi import WSGIMiddleware
 from flask import Flask
 
-from api import problems, sse
-from api.hub import Hub
-from domain.kernel.redaction import Perspective
+from aegis.api import problems, sse
+from aegis.api.hub import Hub
+from aegis.domain.kernel.redaction import Perspective
 
 log = logging.getLogger(__name__)
 STREAM = re.compile(r"/api/games/([^/]+)/stream")
@@ -163,7 +163,7 @@ async def _problem(send: Send, status: int, body: dict[str, Any], headers: dict[
 def create_asgi_app(flask_app: Flask | None = None, *, threads: int = THREADS) -> Server:
     """The ASGI app over ``flask_app`` (by default one built from the environment, as ``api.wsgi`` builds it)."""
     if flask_app is None:
-        from api import create_app
+        from aegis.api import create_app
 
         flask_app = create_app()
     return Server(flask_app, threads=threads)

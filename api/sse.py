@@ -21,12 +21,12 @@ from uuid import UUID
 
 from flask.json.provider import DefaultJSONProvider
 
-from api import schemas
-from api.games import bearer, game_id
-from domain.kernel.redaction import Perspective
-from service import streams
-from service.errors import BadRequest
-from service.games import GameService
+from aegis.api import schemas
+from aegis.api.games import bearer, game_id
+from aegis.domain.kernel.redaction import Perspective
+from aegis.service import streams
+from aegis.service.errors import BadRequest
+from aegis.service.games import GameService
 
 BATCH = 500  # events per read: a reader further behind gets them in several reads, at once
 KEEPALIVE = ": keep-alive\n\n"

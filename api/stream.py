@@ -19,9 +19,9 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from api import schemas, sse
-from api.games import answer, body, token
-from service import tickets
+from aegis.api import schemas, sse
+from aegis.api.games import answer, body, token
+from aegis.service import tickets
 
 bp = Blueprint("stream", __name__, url_prefix="/api/games")
 

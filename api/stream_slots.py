@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import ClassVar
 
-from service.errors import ServiceError
+from aegis.service.errors import ServiceError
 
 RETRY_SECONDS = 5  # a hint: a slot frees when one of the client's streams closes, which nobody can foresee
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from domain.kernel.prompts import Option
+from aegis.domain.kernel.prompts import Option
 
 INTERVAL = 50
 
@@ -76,9 +76,9 @@ def _held(make: Any) -> tuple[Any, int]:
 
 
 def run(least: int = 430, seed: int = 1) -> dict[str, Any]:
-    from api import close_app, create_app
-    from service.games import GameService, GameStore
-    from service.settings import load
+    from aegis.api import close_app, create_app
+    from aegis.service.games import GameService, GameStore
+    from aegis.service.settings import load
 
     with tempfile.TemporaryDirectory() as tmp:
         env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(Path(tmp) / "footprint.sqlite")}

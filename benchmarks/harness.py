@@ -41,7 +41,7 @@ def free_port() -> int:
 
 def aegis_command(*args: str) -> list[str]:
     """``aegis ARGS`` run by this Python, from this checkout."""
-    return [sys.executable, "-m", "cli.main", *args]
+    return [sys.executable, "-m", "aegis.cli.main", *args]
 
 
 def clean_env() -> dict[str, str]:

@@ -99,7 +99,7 @@ def _setup(stack: contextlib.ExitStack, tmp: Path, production: bool = True) -> t
     except Exception as err:
         print(f"  load: Redis does not answer at {redis_url} ({type(err).__name__}); projections in each API process", flush=True)
         return env, setup + ", projections in each API process", []
-    from projections.store import RedisViewStore
+    from aegis.projections.store import RedisViewStore
 
     prefix = f"aegis-bench-{secrets.token_hex(3)}:"
     env = {**env, "REDIS_URL": redis_url, "AEGIS_REDIS_PREFIX": prefix, "AEGIS_PROJECTOR": "worker"}

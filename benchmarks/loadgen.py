@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from domain.kernel.prompts import Option
+from aegis.domain.kernel.prompts import Option
 
 MAX_COMMANDS = 3000  # a game of random bots never gets near this; beyond it the bot reports a stuck game
 

@@ -31,10 +31,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from aegis.domain.kernel.prompts import Option
 from benchmarks.harness import ROOT, Service, free_port
 from benchmarks.load import _latency
 from benchmarks.loadgen import Http
-from domain.kernel.prompts import Option
 
 PEER = ROOT / "benchmarks" / "peer"
 SEATS = 4

@@ -31,15 +31,15 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from aegis.domain.kernel.prompts import Option
+from aegis.projections import lobby
+from aegis.projections.store import Batch, MemoryViewStore, RedisViewStore, ViewStore
+from aegis.projections.views import LOBBY
+from aegis.projections.worker import read_only, rebuild
+from aegis.service.games import GameService
+from aegis.service.settings import load
 from benchmarks.harness import Service, postgres_schema, projection_worker
 from benchmarks.loadgen import percentile
-from domain.kernel.prompts import Option
-from projections import lobby
-from projections.store import Batch, MemoryViewStore, RedisViewStore, ViewStore
-from projections.views import LOBBY
-from projections.worker import read_only, rebuild
-from service.games import GameService
-from service.settings import load
 
 
 def projections(events_wanted: int = 1000, lobby_sizes: tuple[int, ...] | None = None) -> dict[str, Any]:

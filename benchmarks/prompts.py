@@ -9,9 +9,9 @@ import json
 import random
 from typing import Any
 
-from domain.bots import make_bot
-from domain.everaegis.config import make_config
-from domain.everaegis.ruleset import RULESET
+from aegis.domain.bots import make_bot
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.ruleset import RULESET
 
 
 def prompts(games: int = 3, seats: int = 10) -> dict[str, Any]:

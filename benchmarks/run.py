@@ -41,11 +41,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.decide import push, start
+from aegis.domain.everaegis.evolve import fold
+from aegis.domain.simulation import play_game
 from benchmarks.suites import DEFAULT_SIZE, RESULTS, SUITES
-from domain.everaegis.config import make_config
-from domain.everaegis.decide import push, start
-from domain.everaegis.evolve import fold
-from domain.simulation import play_game
 
 
 def _proc_field(path: str, name: str) -> str | None:

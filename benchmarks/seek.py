@@ -7,11 +7,11 @@ import random
 import time
 from typing import Any
 
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.simulation import play_game
+from aegis.replay.engine import Replay
 from benchmarks.loadgen import percentile
-from domain.everaegis.config import make_config
-from domain.everaegis.ruleset import RULESET
-from domain.simulation import play_game
-from replay.engine import Replay
 
 MIN_EVENTS = 5000
 MAX_EVENTS = 8000

@@ -23,8 +23,8 @@ import psycopg
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
 
+from aegis.domain.kernel.prompts import Option
 from benchmarks.harness import postgres_schema
-from domain.kernel.prompts import Option
 
 
 class Bare(Aggregate):
@@ -132,9 +132,9 @@ def _raw(path: Path, batches: list[list[list[dict[str, Any]]]]) -> float:
 
 
 def _service(env: dict[str, str], games: int, seats: int) -> tuple[float, int, list[list[list[dict[str, Any]]]]]:
-    from api import close_app, create_app
+    from aegis.api import close_app, create_app
+    from aegis.service.settings import load
     from benchmarks.harness import UNTHROTTLED
-    from service.settings import load
 
     app = create_app(load({**UNTHROTTLED, **env}))
     try:

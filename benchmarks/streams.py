@@ -240,7 +240,7 @@ def streams(n: int = 2000, games: int = GAMES, seats: int = SEATS, workers: int 
             runs.append(setup_run(name, env, n, games, seats, workers))
         finally:
             if "REDIS_URL" in env:
-                from projections.store import RedisViewStore
+                from aegis.projections.store import RedisViewStore
 
                 with contextlib.suppress(Exception):
                     RedisViewStore(env["REDIS_URL"], env["AEGIS_REDIS_PREFIX"]).clear()

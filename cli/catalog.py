@@ -8,8 +8,8 @@ from typing import Any
 
 
 def check(args: argparse.Namespace) -> int:
-    from domain.everaegis.classic import CatalogError
-    from service.settings import read_catalog
+    from aegis.domain.everaegis.classic import CatalogError
+    from aegis.service.settings import read_catalog
 
     try:
         catalog = read_catalog(args.file)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from domain.everaegis.config import OPTIONS, SELECTIONS
+from aegis.domain.everaegis.config import OPTIONS, SELECTIONS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,16 +13,16 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli import catalog, game_options, play, project, records, serve
-from domain.bots import BOTS
-from domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
-from domain.kernel.errors import DomainError
+from aegis.cli import catalog, game_options, play, project, records, serve
+from aegis.domain.bots import BOTS
+from aegis.domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
+from aegis.domain.kernel.errors import DomainError
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from cli.progress import Progress
-    from domain.simulation import simulate
-    from service.settings import read_catalog
+    from aegis.cli.progress import Progress
+    from aegis.domain.simulation import simulate
+    from aegis.service.settings import read_catalog
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in BOTS]

@@ -19,9 +19,9 @@ import urllib.error
 import urllib.request
 from typing import Any, TextIO
 
-from cli import game_options
-from domain.bots import BOTS
-from domain.kernel.prompts import Option
+from aegis.cli import game_options
+from aegis.domain.bots import BOTS
+from aegis.domain.kernel.prompts import Option
 
 
 class ApiError(Exception):

@@ -10,22 +10,22 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from projections.store import ViewStore
-    from service.games import GameStore
-    from service.settings import Settings
+    from aegis.projections.store import ViewStore
+    from aegis.service.games import GameStore
+    from aegis.service.settings import Settings
 
 
 def _parts() -> tuple[GameStore, ViewStore, Settings]:
-    from projections.store import make_store
-    from service.games import GameStore
-    from service.settings import load
+    from aegis.projections.store import make_store
+    from aegis.service.games import GameStore
+    from aegis.service.settings import load
 
     settings = load()
     return GameStore(settings), make_store(settings.redis_url, settings.redis_prefix), settings
 
 
 def project(args: argparse.Namespace) -> int:
-    from projections.worker import Worker
+    from aegis.projections.worker import Worker
 
     app, store, settings = _parts()
     if settings.redis_url is None:
@@ -51,8 +51,8 @@ def project(args: argparse.Namespace) -> int:
 
 
 def rebuild_projections(args: argparse.Namespace) -> int:
-    from cli.progress import Progress
-    from projections.worker import read_only, rebuild
+    from aegis.cli.progress import Progress
+    from aegis.projections.worker import read_only, rebuild
 
     app, store, settings = _parts()
     total = app.recorder.max_notification_id() or 0

@@ -12,7 +12,7 @@ from uuid import UUID
 
 
 def _service() -> Any:
-    from service.games import GameService
+    from aegis.service.games import GameService
 
     return GameService()
 
@@ -39,7 +39,7 @@ class Refused(Exception):
 
 def _on_game(raw: str, read: Callable[[Any, UUID], Any]) -> Any:
     """Run ``read(service, game id)`` on the store the environment names; refusals become ``Refused``."""
-    from service.errors import ServiceError
+    from aegis.service.errors import ServiceError
 
     gid = _game(raw)
     if gid is None:
@@ -56,7 +56,7 @@ def _on_game(raw: str, read: Callable[[Any, UUID], Any]) -> Any:
 def verify(args: argparse.Namespace) -> int:
     """Replay a finished game from its revealed seed: start it again, re-decide every recorded command and
     compare every event with the stored one, and the seed with the commitment published at the start."""
-    from replay.records import verify as run
+    from aegis.replay.records import verify as run
 
     try:
         result = _on_game(args.game, run)
@@ -76,7 +76,7 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
-    from replay.records import export_lines
+    from aegis.replay.records import export_lines
 
     try:
         lines = _on_game(args.game, lambda svc, gid: list(export_lines(svc, gid)))
@@ -95,8 +95,8 @@ def export(args: argparse.Namespace) -> int:
 
 
 def import_(args: argparse.Namespace) -> int:
-    from replay.records import import_lines
-    from service.errors import ServiceError
+    from aegis.replay.records import import_lines
+    from aegis.service.errors import ServiceError
 
     try:
         with open(args.file) as f:
@@ -115,8 +115,8 @@ def import_(args: argparse.Namespace) -> int:
 
 
 def audit(args: argparse.Namespace) -> int:
-    from domain.kernel.redaction import OMNISCIENT, SPECTATOR
-    from replay.records import audit as run
+    from aegis.domain.kernel.redaction import OMNISCIENT, SPECTATOR
+    from aegis.replay.records import audit as run
 
     def read(svc: Any, gid: UUID) -> Any:
         finished = svc.finished_at(gid) is not None

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     if args.server == "asgi":
         return _uvicorn(args) if args.workers == 0 else _gunicorn(args, asgi=True)
     if args.workers == 0:
-        from api import create_app
+        from aegis.api import create_app
 
         app = create_app()
         settings = app.extensions["aegis"].settings
@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
 def _uvicorn(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from api.serving import create_asgi_app
-    from api.workers import GRACE_SECONDS
+    from aegis.api.serving import create_asgi_app
+    from aegis.api.workers import GRACE_SECONDS
 
     app = create_asgi_app(threads=args.threads)
     settings = app.service.settings
@@ -60,17 +60,17 @@ def _gunicorn(args: argparse.Namespace, *, asgi: bool) -> int:
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
-            self.cfg.set("worker_class", "api.workers.Worker" if asgi else "gthread")
+            self.cfg.set("worker_class", "aegis.api.workers.Worker" if asgi else "gthread")
             self.cfg.set("timeout", 60)
             if asgi:
                 self.cfg.set("keepalive", KEEPALIVE_SECONDS)
 
         def load(self) -> Any:
             if asgi:
-                from api.serving import create_asgi_app
+                from aegis.api.serving import create_asgi_app
 
                 return create_asgi_app(threads=args.threads)
-            from api.wsgi import app
+            from aegis.api.wsgi import app
 
             return app
 

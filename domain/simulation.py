@@ -7,12 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from domain.bots import make_bot
-from domain.everaegis.classic import ClassicCatalog
-from domain.everaegis.config import make_config
-from domain.everaegis.flow import waiting
-from domain.everaegis.ruleset import RULESET
-from domain.kernel.events import Event, canonical_json
+from aegis.domain.bots import make_bot
+from aegis.domain.everaegis.classic import ClassicCatalog
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.flow import waiting
+from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.kernel.events import Event, canonical_json
 
 
 @dataclass

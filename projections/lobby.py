@@ -20,7 +20,7 @@ import bisect
 import json
 from typing import Any, Protocol
 
-from projections.store import PREFIX, Batch
+from aegis.projections.store import PREFIX, Batch
 
 STATUSES = ("lobby", "active", "finished", "cancelled", "expired")
 GONE = ("cancelled", "expired")  # not listed unless asked for

@@ -18,7 +18,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from service import names
+from aegis.service import names
 
 MODEL = PlackettLuce()
 RESULTS = ("games", "wins", "draws", "losses")

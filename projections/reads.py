@@ -11,13 +11,13 @@ import logging
 import time
 from typing import Any
 
-from projections import lobby
-from projections.store import Moved, ViewStore
-from projections.views import LOBBY, PLAYERS, player_games_key
-from projections.worker import Worker
-from service import names
-from service.errors import Unavailable
-from service.games import GameService
+from aegis.projections import lobby
+from aegis.projections.store import Moved, ViewStore
+from aegis.projections.views import LOBBY, PLAYERS, player_games_key
+from aegis.projections.worker import Worker
+from aegis.service import names
+from aegis.service.errors import Unavailable
+from aegis.service.games import GameService
 
 log = logging.getLogger(__name__)
 

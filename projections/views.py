@@ -20,16 +20,16 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Notification
 
-from domain.kernel.events import event_from_dict
-from projections import lobby, players
-from projections.store import PREFIX, Batch, ViewStore
-from service import names
-from service.aggregate import Game
-from service.bounded import LRU
-from service.games import GameStore
-from service.players import Player
-from service.rulesets import ruleset_named
-from service.views import seats_of, summary_of
+from aegis.domain.kernel.events import event_from_dict
+from aegis.projections import lobby, players
+from aegis.projections.store import PREFIX, Batch, ViewStore
+from aegis.service import names
+from aegis.service.aggregate import Game
+from aegis.service.bounded import LRU
+from aegis.service.games import GameStore
+from aegis.service.players import Player
+from aegis.service.rulesets import ruleset_named
+from aegis.service.views import seats_of, summary_of
 
 LOBBY = lobby.LOBBY
 PLAYERS = PREFIX + "players"  # name key -> the player's record

@@ -20,9 +20,9 @@ from typing import Any
 from eventsourcing.application import Application
 from eventsourcing.persistence import Notification
 
-from projections.store import ViewStore
-from projections.views import KEEP_GAMES, Projector
-from service.games import GameStore
+from aegis.projections.store import ViewStore
+from aegis.projections.views import KEEP_GAMES, Projector
+from aegis.service.games import GameStore
 
 log = logging.getLogger(__name__)
 BATCH = 500

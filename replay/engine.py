@@ -11,8 +11,8 @@ import bisect
 from collections.abc import Sequence
 from typing import Any
 
-from domain.kernel.events import Event
-from domain.kernel.ruleset import Ruleset
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.ruleset import Ruleset
 
 CHECKPOINT_EVERY = 64
 

@@ -11,10 +11,10 @@ event pages, streams) apply the same kernel rule to the game as it is now.
 
 from __future__ import annotations
 
-from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader
-from service import tokens
-from service.aggregate import Game
-from service.errors import BadRequest, Forbidden
+from aegis.domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader
+from aegis.service import tokens
+from aegis.service.aggregate import Game
+from aegis.service.errors import BadRequest, Forbidden
 
 
 def looking_as(game: Game, as_: str | None, token: str | None) -> Perspective:

@@ -22,15 +22,15 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from domain.kernel.errors import DomainError
-from domain.kernel.events import canonical_json, event_from_dict
-from domain.kernel.redaction import Perspective
-from domain.kernel.rng import commitment_of
-from replay import perspective
-from service.aggregate import Game
-from service.errors import BadRequest, Conflict, NotFound, from_domain
-from service.games import GameService, setup_events
-from service.rulesets import ruleset_named
+from aegis.domain.kernel.errors import DomainError
+from aegis.domain.kernel.events import canonical_json, event_from_dict
+from aegis.domain.kernel.redaction import Perspective
+from aegis.domain.kernel.rng import commitment_of
+from aegis.replay import perspective
+from aegis.service.aggregate import Game
+from aegis.service.errors import BadRequest, Conflict, NotFound, from_domain
+from aegis.service.games import GameService, setup_events
+from aegis.service.rulesets import ruleset_named
 
 EXPORT_FORMAT = "aegis-game/1"
 SECRET_SUFFIX = "_hash"  # fields of a stored event's state that hold a token's hash

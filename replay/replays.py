@@ -8,14 +8,14 @@ from collections import OrderedDict
 from typing import Any
 from uuid import UUID
 
-from domain.kernel.events import event_from_dict
-from domain.kernel.redaction import Perspective, redact_event
-from replay import perspective, records
-from replay.engine import Replay
-from service.aggregate import Game
-from service.errors import BadRequest, NotFound
-from service.games import GameService
-from service.rulesets import ruleset_named
+from aegis.domain.kernel.events import event_from_dict
+from aegis.domain.kernel.redaction import Perspective, redact_event
+from aegis.replay import perspective, records
+from aegis.replay.engine import Replay
+from aegis.service.aggregate import Game
+from aegis.service.errors import BadRequest, NotFound
+from aegis.service.games import GameService
+from aegis.service.rulesets import ruleset_named
 
 CACHED_REPLAYS = 32
 

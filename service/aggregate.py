@@ -21,15 +21,17 @@ recorded command times (see ``settle_clock``), so they survive a restart without
 from __future__ import annotations
 
 import dataclasses
+import sys
 from array import array
 from collections import deque
 from typing import Any
 
 from eventsourcing.domain import Aggregate, Snapshot
+from eventsourcing.utils import register_topic
 
-from domain.kernel.events import Event, event_class, event_from_dict
-from domain.kernel.rng import commitment_of, mix_seed
-from service.rulesets import EVENT_TYPES, ruleset_named
+from aegis.domain.kernel.events import Event, event_class, event_from_dict
+from aegis.domain.kernel.rng import commitment_of, mix_seed
+from aegis.service.rulesets import EVENT_TYPES, ruleset_named
 
 TRANSIENT = ("_game_state", "_recent")  # the state is stored encoded (``GameSnapshot``); recent payloads not at all
 RECENT = 48  # ruleset payloads a game keeps in memory, the latest (older ones are read from the store)
@@ -405,3 +407,9 @@ def register_ruleset_events(event_types: list[type[Event]]) -> None:
 
 for _types in EVENT_TYPES.values():  # every stored topic resolves as soon as this module is imported
     register_ruleset_events(_types)
+
+# Games stored before the service became the package ``aegis`` carry topics of the module "service.aggregate": they
+# still resolve to these classes, and a read of the store by topic asks for both names.
+LEGACY_MODULE = "service.aggregate"
+STORED_MODULES = (__name__, LEGACY_MODULE)
+register_topic(LEGACY_MODULE, sys.modules[__name__])

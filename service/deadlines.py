@@ -17,10 +17,10 @@ import threading
 from typing import Any
 from uuid import UUID
 
-from service.bounded import LRU
-from service.broker import Notice
-from service.errors import ServiceError
-from service.games import GameService
+from aegis.service.bounded import LRU
+from aegis.service.broker import Notice
+from aegis.service.errors import ServiceError
+from aegis.service.games import GameService
 
 log = logging.getLogger(__name__)
 RETRY = 1.0  # seconds before trying again a game whose deadline could not be enforced (the store away)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from domain.kernel.errors import DomainError, GameOver, MalformedCommand, NotYourTurn, TooLate
+from aegis.domain.kernel.errors import DomainError, GameOver, MalformedCommand, NotYourTurn, TooLate
 
 
 class ServiceError(Exception):

@@ -28,23 +28,23 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import EventStore, IntegrityError, Mapper, PersistenceError
 
-from domain.bots import BOTS, make_bot
-from domain.kernel.errors import DomainError, MalformedCommand
-from domain.kernel.events import Event
-from domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
-from domain.kernel.ruleset import Ruleset
-from service import names, rulesets, tokens
-from service.aggregate import Game
-from service.bounded import LRU
-from service.broker import make_broker
-from service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
-from service.players import Registry, is_player_key
-from service.postgres import creating
-from service.rulesets import ruleset_named
-from service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
-from service.snapshots import SnapshotCompressor, Snapshotter, crossed
-from service.store_health import WriteHealth
-from service.views import ViewCache
+from aegis.domain.bots import BOTS, make_bot
+from aegis.domain.kernel.errors import DomainError, MalformedCommand
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
+from aegis.domain.kernel.ruleset import Ruleset
+from aegis.service import names, rulesets, tokens
+from aegis.service.aggregate import STORED_MODULES, Game
+from aegis.service.bounded import LRU
+from aegis.service.broker import make_broker
+from aegis.service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
+from aegis.service.players import Registry, is_player_key
+from aegis.service.postgres import creating
+from aegis.service.rulesets import ruleset_named
+from aegis.service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
+from aegis.service.snapshots import SnapshotCompressor, Snapshotter, crossed
+from aegis.service.store_health import WriteHealth
+from aegis.service.views import ViewCache
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -656,7 +656,7 @@ class GameService:
         the deadline keeper starts from these."""
         open_ids: dict[UUID, bool] = {}
         position = 0
-        topics = [f"{Game.__module__}:Game.{name}" for name in LIFECYCLE]
+        topics = [f"{module}:Game.{name}" for module in STORED_MODULES for name in LIFECYCLE]
         while True:
             batch = self.store.recorder.select_notifications(position, 1000, topics=topics, inclusive_of_start=False)
             for n in batch:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from service.errors import BadRequest
+from aegis.service.errors import BadRequest
 
 MAX_NAME = 40
 # Explicit bidirectional formatting: embeddings, overrides and isolates (Unicode UAX #9), and the marks

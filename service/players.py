@@ -9,14 +9,16 @@ player with one read; the rest of the key is 32 random bytes, compared in consta
 from __future__ import annotations
 
 import secrets
+import sys
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import register_topic
 
-from service import names, tokens
-from service.errors import BadRequest, Conflict, Unauthorized
+from aegis.service import names, tokens
+from aegis.service.errors import BadRequest, Conflict, Unauthorized
 
 NAMESPACE = UUID("0b6f3d55-6a1f-4f0e-9d6e-5c2f1f7b9a41")
 PREFIX = "player_"
@@ -94,3 +96,6 @@ class Registry:
         if not isinstance(player, Player) or not tokens.matches(key, player.key_hash):
             raise Unauthorized("no player has this key")
         return player
+
+
+register_topic("service.players", sys.modules[__name__])  # players stored before the package was named aegis

@@ -29,7 +29,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
 from eventsourcing.utils import retry
 
-from service.breaker import Breaker
+from aegis.service.breaker import Breaker
 
 ATTEMPTS = 2
 COOLDOWN = 1.0  # seconds; the API's Retry-After says the same

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from domain.everaegis import events as everaegis_events
-from domain.everaegis.decide import COMMANDS as EVER_AEGIS_COMMANDS
-from domain.everaegis.ruleset import RULESET as EVER_AEGIS
-from domain.kernel.decisions import Registry
-from domain.kernel.errors import MalformedCommand
-from domain.kernel.events import Event
-from domain.kernel.ruleset import Ruleset
+from aegis.domain.everaegis import events as everaegis_events
+from aegis.domain.everaegis.decide import COMMANDS as EVER_AEGIS_COMMANDS
+from aegis.domain.everaegis.ruleset import RULESET as EVER_AEGIS
+from aegis.domain.kernel.decisions import Registry
+from aegis.domain.kernel.errors import MalformedCommand
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.ruleset import Ruleset
 
 RULESETS: dict[str, Ruleset] = {EVER_AEGIS.name: EVER_AEGIS}
 DEFAULT = EVER_AEGIS.name  # the ruleset of a game created without one

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from domain.everaegis.classic import CatalogError, ClassicCatalog, shipped, validate
-from domain.kernel.errors import MalformedCommand
-from service.postgres import FACTORY_TOPIC  # the library's PostgreSQL factory, failing fast
+from aegis.domain.everaegis.classic import CatalogError, ClassicCatalog, shipped, validate
+from aegis.domain.kernel.errors import MalformedCommand
+from aegis.service.postgres import FACTORY_TOPIC  # the library's PostgreSQL factory, failing fast
 
 SQLITE = "eventsourcing.sqlite"
 MIN_CLOCK, MAX_CLOCK = 1.0, 7 * 86400.0  # a decision clock's range in seconds (0: no clock)

@@ -8,11 +8,11 @@ from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 from uuid import UUID
 
-from domain.kernel.redaction import Perspective
-from service import tickets
-from service.aggregate import Game
-from service.errors import BadRequest
-from service.games import GameService
+from aegis.domain.kernel.redaction import Perspective
+from aegis.service import tickets
+from aegis.service.aggregate import Game
+from aegis.service.errors import BadRequest
+from aegis.service.games import GameService
 
 
 def reader_of(service: GameService, game_id: UUID, token: str | None, ticket: str | None) -> Perspective:

@@ -20,10 +20,10 @@ import hmac
 from dataclasses import dataclass
 from uuid import UUID
 
-from service import tokens
-from service.aggregate import Game
-from service.errors import Forbidden, Unauthorized
-from service.games import GameService
+from aegis.service import tokens
+from aegis.service.aggregate import Game
+from aegis.service.errors import Forbidden, Unauthorized
+from aegis.service.games import GameService
 
 TTL_SECONDS = 60
 VERSION = "v1"

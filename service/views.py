@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain.kernel.redaction import Perspective
-from service.aggregate import Game
-from service.bounded import LRU
-from service.rulesets import ruleset_named
+from aegis.domain.kernel.redaction import Perspective
+from aegis.service.aggregate import Game
+from aegis.service.bounded import LRU
+from aegis.service.rulesets import ruleset_named
 
 TABLE_OPTIONS = ("turn_seconds", "timeouts_to_forfeit")  # the service's own game options (``service.games``)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from api import close_app
+from aegis.api import close_app
 from benchmarks.harness import postgres_schema
 
 __all__ = ["close_app", "make_app", "need_server", "pg_schema"]
@@ -64,9 +64,9 @@ def make_app(env: dict[str, str], **settings: str) -> Any:
     """The app over ``env``. Its server secrets are a sequence ("test-secret-1", "-2", ... in the order games are
     created) instead of 32 random bytes, so that a test's games, and a failure, are the same on every run; the
     fairness tests, ``aegis serve`` and the benchmarks use the real secrets."""
-    from api import create_app
-    from service.games import GameService
-    from service.settings import load
+    from aegis.api import create_app
+    from aegis.service.games import GameService
+    from aegis.service.settings import load
 
     created = itertools.count(1)
     return create_app(service=GameService(load({**env, **settings}), entropy=lambda: f"test-secret-{next(created)}"))

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis.cards import reveal
-from domain.everaegis.classic import ClassicCatalog
-from domain.everaegis.config import make_config
-from domain.everaegis.context import Ctx
-from domain.everaegis.decide import decide, start
-from domain.everaegis.evolve import apply, fold
-from domain.everaegis.flow import Need, advance, waiting
-from domain.everaegis.prompts import legal_commands, prompts
-from domain.everaegis.redaction import view
-from domain.everaegis.state import GameState
-from domain.kernel.events import Event
-from domain.kernel.prompts import Option, Prompt
+from aegis.domain.everaegis.cards import reveal
+from aegis.domain.everaegis.classic import ClassicCatalog
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.decide import decide, start
+from aegis.domain.everaegis.evolve import apply, fold
+from aegis.domain.everaegis.flow import Need, advance, waiting
+from aegis.domain.everaegis.prompts import legal_commands, prompts
+from aegis.domain.everaegis.redaction import view
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.prompts import Option, Prompt
 
 
 class Table:

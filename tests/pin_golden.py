@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from domain.kernel.errors import DomainError
-from domain.simulation import game_seed, log_bytes, play_game, simulate
+from aegis.domain.kernel.errors import DomainError
+from aegis.domain.simulation import game_seed, log_bytes, play_game, simulate
 from tests.domain.test_golden import _replay
 
 HERE = Path(__file__).parent

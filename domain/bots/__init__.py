@@ -2,9 +2,9 @@
 
 from collections.abc import Callable
 
-from domain.bots.base import Bot, make_bot
-from domain.bots.cautious import CautiousBot
-from domain.bots.random_bot import RandomBot
+from aegis.domain.bots.base import Bot, make_bot
+from aegis.domain.bots.cautious import CautiousBot
+from aegis.domain.bots.random_bot import RandomBot
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "cautious": CautiousBot}
 

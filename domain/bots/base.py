@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from domain.kernel.prompts import Option, Prompt
+from aegis.domain.kernel.prompts import Option, Prompt
 
 
 class Bot(Protocol):
@@ -26,7 +26,7 @@ def pick_group_then_option(rng: random.Random, options: list[Option]) -> dict[st
 
 
 def make_bot(kind: str, seed: int) -> Bot:
-    from domain.bots import BOTS
+    from aegis.domain.bots import BOTS
 
     try:
         return BOTS[kind](seed)

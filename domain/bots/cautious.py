@@ -10,9 +10,9 @@ import random
 from math import comb
 from typing import Any
 
-from domain.bots.base import pick_group_then_option
-from domain.everaegis.catalog import CATALOG
-from domain.kernel.prompts import Option, Prompt
+from aegis.domain.bots.base import pick_group_then_option
+from aegis.domain.everaegis.catalog import CATALOG
+from aegis.domain.kernel.prompts import Option, Prompt
 
 BLUFF_CHANCE = 0.1
 CALL_BELOW = 0.35  # call when the claimant holds the claimed card with less than this probability

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.bots.base import pick_group_then_option
-from domain.kernel.prompts import Prompt
+from aegis.domain.bots.base import pick_group_then_option
+from aegis.domain.kernel.prompts import Prompt
 
 GIFT_CHANCE = 0.05
 

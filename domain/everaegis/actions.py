@@ -8,24 +8,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.cards import card_accepts, card_choices, card_options, discard_card, own_card, remove_token
-from domain.everaegis.catalog import ACTIONS, CATALOG
-from domain.everaegis.context import Ctx
-from domain.everaegis.effect_plans import plans
-from domain.everaegis.effect_work import queue_effect
-from domain.everaegis.effects import leader_source
-from domain.everaegis.items import discard_item, give_treaty, give_wall, item_label, items_in_play, place_sanction_step
-from domain.everaegis.mob import own_card as mob_card
-from domain.everaegis.mob import pick_objects
-from domain.everaegis.mob_play import NOTHING, idle, mob_declare
-from domain.everaegis.reactive import thwart_step
-from domain.everaegis.soldiers import change_soldiers
-from domain.everaegis.state import Card, GameState, Player
-from domain.everaegis.war import war_step
-from domain.everaegis.war_bans import is_war_target, war_targets
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Choice, Option, Param, Prompt, fits, one_of, some_of
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.cards import card_accepts, card_choices, card_options, discard_card, own_card, remove_token
+from aegis.domain.everaegis.catalog import ACTIONS, CATALOG
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.effect_plans import plans
+from aegis.domain.everaegis.effect_work import queue_effect
+from aegis.domain.everaegis.effects import leader_source
+from aegis.domain.everaegis.items import discard_item, give_treaty, give_wall, item_label, items_in_play, place_sanction_step
+from aegis.domain.everaegis.mob import own_card as mob_card
+from aegis.domain.everaegis.mob import pick_objects
+from aegis.domain.everaegis.mob_play import NOTHING, idle, mob_declare
+from aegis.domain.everaegis.reactive import thwart_step
+from aegis.domain.everaegis.soldiers import change_soldiers
+from aegis.domain.everaegis.state import Card, GameState, Player
+from aegis.domain.everaegis.war import war_step
+from aegis.domain.everaegis.war_bans import is_war_target, war_targets
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Choice, Option, Param, Prompt, fits, one_of, some_of
 
 RECRUIT_SOLDIERS = 2  # R44
 TREASURY_SOLDIERS = 5  # R49

@@ -13,9 +13,9 @@ Rulings (docs/rulings.md, "Alliances"):
 
 from __future__ import annotations
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.state import GameState
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.state import GameState
 
 
 def seat_allies(ctx: Ctx) -> None:

@@ -11,13 +11,13 @@
 
 from __future__ import annotations
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.items import give_treaty
-from domain.everaegis.mob import pick_object, pick_player
-from domain.everaegis.state import GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Choice, Option, Param, Prompt
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.items import give_treaty
+from aegis.domain.everaegis.mob import pick_object, pick_player
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Choice, Option, Param, Prompt
 
 SETUP_ITEMS = 3  # R172
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis.config import Config
-from domain.everaegis.evolve import closes_undo, fold
-from domain.everaegis.narration import narrate
-from domain.kernel.errors import MalformedCommand
-from domain.kernel.events import event_from_dict
-from domain.kernel.redaction import OMNISCIENT, Perspective, redact_event
+from aegis.domain.everaegis.config import Config
+from aegis.domain.everaegis.evolve import closes_undo, fold
+from aegis.domain.everaegis.narration import narrate
+from aegis.domain.kernel.errors import MalformedCommand
+from aegis.domain.kernel.events import event_from_dict
+from aegis.domain.kernel.redaction import OMNISCIENT, Perspective, redact_event
 
 
 def audit(

@@ -20,13 +20,13 @@ Rulings (docs/rulings.md, "Blasphemy"):
 
 from __future__ import annotations
 
-from domain.everaegis import events as ev
-from domain.everaegis.catalog import BUILDINGS, CATALOG
-from domain.everaegis.context import Ctx
-from domain.everaegis.mob import agree
-from domain.everaegis.state import Card, GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Option, Prompt
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.catalog import BUILDINGS, CATALOG
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.mob import agree
+from aegis.domain.everaegis.state import Card, GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Option, Prompt
 
 WIN_TOKENS = 3  # R171
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.effect_work import queue_effect
-from domain.everaegis.mob import pick_object
-from domain.everaegis.state import Card, GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Choice, Option, Prompt, fits
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.effect_work import queue_effect
+from aegis.domain.everaegis.mob import pick_object
+from aegis.domain.everaegis.state import Card, GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Choice, Option, Prompt, fits
 
 ESTATES_TO_DECK = 8  # R35 (E2 derived), A29
 

@@ -42,7 +42,7 @@ class Catalog:
 
 
 def _load() -> Catalog:
-    raw = json.loads(resources.files("domain.everaegis").joinpath("data/simpleton.json").read_text("utf-8"))
+    raw = json.loads(resources.files("aegis.domain.everaegis").joinpath("data/simpleton.json").read_text("utf-8"))
     buildings = tuple(b["name"] for b in raw["buildings"])
     counts = {b["name"]: int(b["count"]) for b in raw["buildings"]}
     actions = tuple(

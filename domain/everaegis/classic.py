@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from domain.everaegis.effect_check import check_effect
-from domain.everaegis.vocabulary import LEADER_MOMENTS, EffectError, effects_of
-from domain.kernel.errors import MalformedCommand
+from aegis.domain.everaegis.effect_check import check_effect
+from aegis.domain.everaegis.vocabulary import LEADER_MOMENTS, EffectError, effects_of
+from aegis.domain.kernel.errors import MalformedCommand
 
 TEXT_KNOWN = ("full", "partial", "none")
 ESTATE_TYPES = ("trigger", "condition", None)
@@ -201,5 +201,5 @@ def _all_steps(steps: list[Any]) -> list[dict[str, Any]]:
 
 def shipped() -> ClassicCatalog:
     """The catalog the service ships: what the rulebook prints, nothing more."""
-    raw = json.loads(resources.files("domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
+    raw = json.loads(resources.files("aegis.domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
     return validate(raw)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis.classic import ClassicCatalog, played_with_text
-from domain.everaegis.config import Config
-from domain.kernel.errors import MalformedCommand
+from aegis.domain.everaegis.classic import ClassicCatalog, played_with_text
+from aegis.domain.everaegis.config import Config
+from aegis.domain.kernel.errors import MalformedCommand
 
 # Leaders whose full text is known but whose effects this engine does not execute yet: they are kept
 # out of selection rather than played as something they are not. Each entry says what is missing.

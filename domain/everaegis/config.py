@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from domain.everaegis.variant_config import check_variants
-from domain.kernel.errors import MalformedCommand
+from aegis.domain.everaegis.variant_config import check_variants
+from aegis.domain.kernel.errors import MalformedCommand
 
 VARIANTS = (
     "simpleton",

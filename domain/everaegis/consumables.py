@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.effect_work import queue_effect
-from domain.everaegis.state import GameState
-from domain.everaegis.turns import phase_step
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Option, Prompt
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.effect_work import queue_effect
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.everaegis.turns import phase_step
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Option, Prompt
 
 
 def usable(s: GameState, seat: int) -> list[str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from domain.everaegis.evolve import apply
-from domain.everaegis.state import GameState
-from domain.kernel.events import Event
-from domain.kernel.rng import SeededRng
+from aegis.domain.everaegis.evolve import apply
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.rng import SeededRng
 
 
 class Need(NamedTuple):

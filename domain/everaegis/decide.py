@@ -11,25 +11,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.catalog import ACTIONS
-from domain.everaegis.classic import ClassicCatalog
-from domain.everaegis.classic import shipped as shipped_catalog
-from domain.everaegis.components import choose as choose_components
-from domain.everaegis.config import Config
-from domain.everaegis.context import Ctx
-from domain.everaegis.decisions import DECISIONS
-from domain.everaegis.diagnose import diagnose
-from domain.everaegis.evolve import apply, initial_state
-from domain.everaegis.flow import Need, advance, awaits, waiting
-from domain.everaegis.prompts import prompts
-from domain.everaegis.rig import rigged_setup
-from domain.everaegis.rig import validate as validate_rig
-from domain.everaegis.state import GameState
-from domain.kernel.decisions import DecisionKind, FieldType, Registry
-from domain.kernel.errors import GameOver, IllegalCommand, MalformedCommand, TooLate
-from domain.kernel.events import Event
-from domain.kernel.rng import commitment_of
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.catalog import ACTIONS
+from aegis.domain.everaegis.classic import ClassicCatalog
+from aegis.domain.everaegis.classic import shipped as shipped_catalog
+from aegis.domain.everaegis.components import choose as choose_components
+from aegis.domain.everaegis.config import Config
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.decisions import DECISIONS
+from aegis.domain.everaegis.diagnose import diagnose
+from aegis.domain.everaegis.evolve import apply, initial_state
+from aegis.domain.everaegis.flow import Need, advance, awaits, waiting
+from aegis.domain.everaegis.prompts import prompts
+from aegis.domain.everaegis.rig import rigged_setup
+from aegis.domain.everaegis.rig import validate as validate_rig
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.decisions import DecisionKind, FieldType, Registry
+from aegis.domain.kernel.errors import GameOver, IllegalCommand, MalformedCommand, TooLate
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.rng import commitment_of
 
 
 def start(

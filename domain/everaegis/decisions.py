@@ -7,21 +7,21 @@ refusals and the mobs find it here; nothing else lists the kinds.
 
 from __future__ import annotations
 
-from domain.everaegis.actions import BARRACKS_DISCARD, DECLARE, PUT_BACK, SANCTION_DISCARD
-from domain.everaegis.artificers import ARTIFICER_GIFT
-from domain.everaegis.blasphemy import SPOILS
-from domain.everaegis.cards import CHOOSE_YEAR
-from domain.everaegis.consumables import END_PHASE, USE_ITEM
-from domain.everaegis.effects import EFFECT_CHOICE, EFFECT_ORDER
-from domain.everaegis.items import TAKE_SANCTION, TREATY_GIFT
-from domain.everaegis.leaders import CHOOSE_LEADER
-from domain.everaegis.reactions import CLOSE_WINDOW, PAY, PROVE, REACT, TAKE_BRIG
-from domain.everaegis.reactive import DRAW_REACTION
-from domain.everaegis.resign import RESIGN
-from domain.everaegis.setup import SETUP_REVEAL
-from domain.everaegis.undo import CLOSE_UNDO, UNDO
-from domain.everaegis.war import WAR_REVEAL
-from domain.kernel.decisions import Registry
+from aegis.domain.everaegis.actions import BARRACKS_DISCARD, DECLARE, PUT_BACK, SANCTION_DISCARD
+from aegis.domain.everaegis.artificers import ARTIFICER_GIFT
+from aegis.domain.everaegis.blasphemy import SPOILS
+from aegis.domain.everaegis.cards import CHOOSE_YEAR
+from aegis.domain.everaegis.consumables import END_PHASE, USE_ITEM
+from aegis.domain.everaegis.effects import EFFECT_CHOICE, EFFECT_ORDER
+from aegis.domain.everaegis.items import TAKE_SANCTION, TREATY_GIFT
+from aegis.domain.everaegis.leaders import CHOOSE_LEADER
+from aegis.domain.everaegis.reactions import CLOSE_WINDOW, PAY, PROVE, REACT, TAKE_BRIG
+from aegis.domain.everaegis.reactive import DRAW_REACTION
+from aegis.domain.everaegis.resign import RESIGN
+from aegis.domain.everaegis.setup import SETUP_REVEAL
+from aegis.domain.everaegis.undo import CLOSE_UNDO, UNDO
+from aegis.domain.everaegis.war import WAR_REVEAL
+from aegis.domain.kernel.decisions import Registry
 
 DECISIONS = Registry(
     [

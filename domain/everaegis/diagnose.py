@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis.catalog import CATALOG
-from domain.everaegis.state import GameState
-from domain.everaegis.war_bans import why_not
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.errors import DomainError, IllegalCommand, NotYourTurn, TooLate
-from domain.kernel.prompts import Prompt
+from aegis.domain.everaegis.catalog import CATALOG
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.everaegis.war_bans import why_not
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.errors import DomainError, IllegalCommand, NotYourTurn, TooLate
+from aegis.domain.kernel.prompts import Prompt
 
 
 def _open(prompts: list[Prompt]) -> list[dict[str, Any]]:

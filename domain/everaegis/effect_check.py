@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis.effect_steps import check_steps
-from domain.everaegis.vocabulary import CONDITION_PARAMS, CONDITIONS, LEADER_MOMENTS, MOMENTS, EffectError, check_param
+from aegis.domain.everaegis.effect_steps import check_steps
+from aegis.domain.everaegis.vocabulary import CONDITION_PARAMS, CONDITIONS, LEADER_MOMENTS, MOMENTS, EffectError, check_param
 
 
 def check_effect(effect: Any, *, estate_type: str | None = None, item: bool = False, leader: str | None = None) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis.context import Ctx
-from domain.everaegis.effect_steps import STEP_KINDS
-from domain.everaegis.effect_work import queue_effect
-from domain.everaegis.effects import decision, effect_step
-from domain.everaegis.state import GameState
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.effect_steps import STEP_KINDS
+from aegis.domain.everaegis.effect_work import queue_effect
+from aegis.domain.everaegis.effects import decision, effect_step
+from aegis.domain.everaegis.state import GameState
 
 
 def _trial(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> Ctx:

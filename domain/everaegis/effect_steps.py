@@ -18,16 +18,16 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.cards import discard_card, place_token, reveal
-from domain.everaegis.catalog import ACTIONS
-from domain.everaegis.context import Ctx
-from domain.everaegis.effect_work import Decision, Step, next_target, out_of_reach, progress, work_of
-from domain.everaegis.items import discard_item, item_label, items_in_play
-from domain.everaegis.soldiers import change_soldiers
-from domain.everaegis.state import Card, GameState, Pending
-from domain.everaegis.vocabulary import AMOUNT, CONDITIONS, COUNT, COUNTS, WHO, EffectError, check_param
-from domain.everaegis.war_bans import why_not
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.cards import discard_card, place_token, reveal
+from aegis.domain.everaegis.catalog import ACTIONS
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.effect_work import Decision, Step, next_target, out_of_reach, progress, work_of
+from aegis.domain.everaegis.items import discard_item, item_label, items_in_play
+from aegis.domain.everaegis.soldiers import change_soldiers
+from aegis.domain.everaegis.state import Card, GameState, Pending
+from aegis.domain.everaegis.vocabulary import AMOUNT, CONDITIONS, COUNT, COUNTS, WHO, EffectError, check_param
+from aegis.domain.everaegis.war_bans import why_not
 
 Param = tuple[Any, ...]  # (name, type, low, high) or (name, choices), as vocabulary.check_param reads it
 Waits = Callable[[GameState, Pending, Step], Decision | None]
@@ -683,7 +683,7 @@ STEP_KINDS = _registry(
             "win_if",
             (("count", COUNTS), ("at_least", int, 1, 99)),
             "an alternate win condition (R9c): the player wins if this count of theirs reaches the number",
-            read_by="domain.everaegis.wins",  # in its player's own Conquest Phase
+            read_by="aegis.domain.everaegis.wins",  # in its player's own Conquest Phase
         ),
         StepKind(
             "sanction",
@@ -698,13 +698,13 @@ STEP_KINDS = _registry(
             "stop_draw",
             (),
             "the player whose Draw Phase it is gains no card this Draw Phase (R27)",
-            read_by="domain.everaegis.reactive",  # a reactive item used 'draw' (R104, R118)
+            read_by="aegis.domain.everaegis.reactive",  # a reactive item used 'draw' (R104, R118)
         ),
         StepKind(
             "thwart_action",
             (),
             "the action this reaction answers is thwarted (R74): it does not execute",
-            read_by="domain.everaegis.reactive",  # a reactive item used in the reaction window (R104)
+            read_by="aegis.domain.everaegis.reactive",  # a reactive item used in the reaction window (R104)
         ),
         StepKind(
             "discard_any_cards",

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.state import GameState, Pending
-from domain.everaegis.war_bans import war_targets
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.state import GameState, Pending
+from aegis.domain.everaegis.war_bans import war_targets
 
 PICK_ONE = ("any player", "an opponent")
 

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.effect_steps import STEP_KINDS, StepKind, bind_steps
-from domain.everaegis.effect_steps import gain_item as gain_item  # where the rules of giving an item are (R105, R106)
-from domain.everaegis.effect_work import Decision, Step, pick_first, picked, progress, queue_effect, start
-from domain.everaegis.mob import pick_object, pick_player
-from domain.everaegis.state import GameState, Pending
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Option, Prompt
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.effect_steps import STEP_KINDS, StepKind, bind_steps
+from aegis.domain.everaegis.effect_steps import gain_item as gain_item  # where the rules of giving an item are (R105, R106)
+from aegis.domain.everaegis.effect_work import Decision, Step, pick_first, picked, progress, queue_effect, start
+from aegis.domain.everaegis.mob import pick_object, pick_player
+from aegis.domain.everaegis.state import GameState, Pending
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Option, Prompt
 
 
 def _queue(ctx: Ctx, owner: int, source: str, card: str, effect: dict[str, Any], reason: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Any
 
-from domain.kernel.events import Event, event
+from aegis.domain.kernel.events import Event, event
 
 # ----- setup -----
 

@@ -10,11 +10,11 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.catalog import ACTIONS, CATALOG
-from domain.everaegis.config import Config
-from domain.everaegis.state import Act, Card, Challenge, GameState, Guard, Pending, Player, UndoPoint, War, Window
-from domain.kernel.events import Event
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.catalog import ACTIONS, CATALOG
+from aegis.domain.everaegis.config import Config
+from aegis.domain.everaegis.state import Act, Card, Challenge, GameState, Guard, Pending, Player, UndoPoint, War, Window
+from aegis.domain.kernel.events import Event
 
 _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {}
 

@@ -6,16 +6,16 @@ players or ends. ``waiting`` says who must decide what; ``prompts`` turns that i
 
 from __future__ import annotations
 
-from domain.everaegis import artificers, consumables
-from domain.everaegis import events as ev
-from domain.everaegis.actions import execute_step, sanction_step
-from domain.everaegis.blasphemy import token_step
-from domain.everaegis.cards import chooser, draw_step, reveal
-from domain.everaegis.context import Ctx, Need, Unsettled
-from domain.everaegis.decisions import DECISIONS
-from domain.everaegis.effects import decision, effect_step, fire_triggers
-from domain.everaegis.leaders import all_chosen, choosers, selection_step
-from domain.everaegis.reactions import (
+from aegis.domain.everaegis import artificers, consumables
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.actions import execute_step, sanction_step
+from aegis.domain.everaegis.blasphemy import token_step
+from aegis.domain.everaegis.cards import chooser, draw_step, reveal
+from aegis.domain.everaegis.context import Ctx, Need, Unsettled
+from aegis.domain.everaegis.decisions import DECISIONS
+from aegis.domain.everaegis.effects import decision, effect_step, fire_triggers
+from aegis.domain.everaegis.leaders import all_chosen, choosers, selection_step
+from aegis.domain.everaegis.reactions import (
     asked_for_action,
     asked_for_guard,
     challenge_step,
@@ -23,11 +23,11 @@ from domain.everaegis.reactions import (
     open_window,
     penalty_choices,
 )
-from domain.everaegis.setup import after_deal_step, setup_step, starting_step
-from domain.everaegis.state import Act, GameState
-from domain.everaegis.turns import out_of_cards_step, phase_step
-from domain.everaegis.undo import pause_step
-from domain.everaegis.war import war_step
+from aegis.domain.everaegis.setup import after_deal_step, setup_step, starting_step
+from aegis.domain.everaegis.state import Act, GameState
+from aegis.domain.everaegis.turns import out_of_cards_step, phase_step
+from aegis.domain.everaegis.undo import pause_step
+from aegis.domain.everaegis.war import war_step
 
 MAX_AUTO_STEPS = 100_000
 

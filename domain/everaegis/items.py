@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.effect_work import queue_effect
-from domain.everaegis.mob import pick_object
-from domain.everaegis.soldiers import change_soldiers
-from domain.everaegis.state import GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Choice, Option, Param, Prompt
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.effect_work import queue_effect
+from aegis.domain.everaegis.mob import pick_object
+from aegis.domain.everaegis.soldiers import change_soldiers
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Choice, Option, Param, Prompt
 
 
 def items_in_play(s: GameState) -> list[tuple[str, int]]:

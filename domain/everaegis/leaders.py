@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.state import GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Choice, Option, Param, Prompt
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Choice, Option, Param, Prompt
 
 
 def pool(s: GameState) -> list[str]:

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.state import Card, GameState
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.state import Card, GameState
 
 T = TypeVar("T")
 D8 = 8

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.catalog import ACTIONS, CATALOG
-from domain.everaegis.context import Ctx
-from domain.everaegis.items import item_label, items_in_play
-from domain.everaegis.mob import choose_between, pick_object, pick_objects, pick_player, roll
-from domain.everaegis.state import Act, Card, GameState
-from domain.everaegis.war import NO_SOLDIERS
-from domain.everaegis.war_bans import war_targets
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.catalog import ACTIONS, CATALOG
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.items import item_label, items_in_play
+from aegis.domain.everaegis.mob import choose_between, pick_object, pick_objects, pick_player, roll
+from aegis.domain.everaegis.state import Act, Card, GameState
+from aegis.domain.everaegis.war import NO_SOLDIERS
+from aegis.domain.everaegis.war_bans import war_targets
 
 # ----- the Action Phase (R173: the action is the number rolled) -----
 

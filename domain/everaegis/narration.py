@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.everaegis.decisions import DECISIONS as KINDS
+from aegis.domain.everaegis.decisions import DECISIONS as KINDS
 
 Narrator = Callable[[dict[str, Any], Callable[[Any], str]], str]
 _NARRATORS: dict[str, Narrator] = {}

@@ -20,11 +20,11 @@ Rulings (docs/rulings.md, "Overlord"):
 
 from __future__ import annotations
 
-from domain.everaegis import events as ev
-from domain.everaegis.config import Config
-from domain.everaegis.context import Ctx
-from domain.everaegis.state import GameState
-from domain.everaegis.variant_config import overlord_option
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.config import Config
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.everaegis.variant_config import overlord_option
 
 
 def first_player_after_overlord(config: Config) -> int | None:

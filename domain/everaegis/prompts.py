@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from domain.everaegis.actions import declaration_prompt
-from domain.everaegis.decisions import DECISIONS
-from domain.everaegis.flow import waiting
-from domain.everaegis.state import GameState
-from domain.kernel.prompts import Prompt
+from aegis.domain.everaegis.actions import declaration_prompt
+from aegis.domain.everaegis.decisions import DECISIONS
+from aegis.domain.everaegis.flow import waiting
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.prompts import Prompt
 
 _FREE = [kind for kind in DECISIONS if kind.free and kind.offer is not None]  # open at any time (TREATY gifts)
 

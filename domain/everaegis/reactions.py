@@ -8,22 +8,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis import reactive
-from domain.everaegis.actions import describe_plan
-from domain.everaegis.cards import card_accepts, card_options, own_card, place_token, reveal
-from domain.everaegis.catalog import CATALOG
-from domain.everaegis.context import Ctx
-from domain.everaegis.effect_plans import affected_by
-from domain.everaegis.effects import leader_source
-from domain.everaegis.items import brig_sources, gain_brig_step
-from domain.everaegis.mob import agree, pick_player
-from domain.everaegis.mob import own_card as mob_card
-from domain.everaegis.mob_play import idle
-from domain.everaegis.state import Act, Card, GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.errors import IllegalCommand
-from domain.kernel.prompts import Option, Prompt, fits
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis import reactive
+from aegis.domain.everaegis.actions import describe_plan
+from aegis.domain.everaegis.cards import card_accepts, card_options, own_card, place_token, reveal
+from aegis.domain.everaegis.catalog import CATALOG
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.effect_plans import affected_by
+from aegis.domain.everaegis.effects import leader_source
+from aegis.domain.everaegis.items import brig_sources, gain_brig_step
+from aegis.domain.everaegis.mob import agree, pick_player
+from aegis.domain.everaegis.mob import own_card as mob_card
+from aegis.domain.everaegis.mob_play import idle
+from aegis.domain.everaegis.state import Act, Card, GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.errors import IllegalCommand
+from aegis.domain.kernel.prompts import Option, Prompt, fits
 
 
 def affected(s: GameState, act: Act) -> set[int]:

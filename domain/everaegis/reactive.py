@@ -9,11 +9,11 @@ thwarted before it executes.
 
 from __future__ import annotations
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.state import Act, GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Option, Prompt
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.state import Act, GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Option, Prompt
 
 
 def reactions(s: GameState, seat: int) -> list[str]:

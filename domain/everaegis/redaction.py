@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis.flow import waiting
-from domain.everaegis.setup import public_years
-from domain.everaegis.state import Card, GameState, Player
-from domain.everaegis.variants import view as variant_view
-from domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader, redact_event
+from aegis.domain.everaegis.flow import waiting
+from aegis.domain.everaegis.setup import public_years
+from aegis.domain.everaegis.state import Card, GameState, Player
+from aegis.domain.everaegis.variants import view as variant_view
+from aegis.domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader, redact_event
 
 __all__ = ["OMNISCIENT", "SPECTATOR", "effective", "redact", "view"]
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.overlord import opponents
-from domain.everaegis.state import GameState
-from domain.everaegis.turns import check_last_remaining, eliminate, end_game
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.errors import IllegalCommand, TooLate
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.overlord import opponents
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.everaegis.turns import check_last_remaining, eliminate, end_game
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.errors import IllegalCommand, TooLate
 
 
 def check(s: GameState, seat: int) -> None:

@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.catalog import ACTIONS, BUILDINGS, CATALOG
-from domain.everaegis.context import Ctx
-from domain.everaegis.overlord import first_player_after_overlord
-from domain.everaegis.setup import STOCK
-from domain.everaegis.soldiers import change_soldiers
-from domain.everaegis.state import Card
-from domain.everaegis.variants import variant_setup
-from domain.kernel.errors import MalformedCommand
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.catalog import ACTIONS, BUILDINGS, CATALOG
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.overlord import first_player_after_overlord
+from aegis.domain.everaegis.setup import STOCK
+from aegis.domain.everaegis.soldiers import change_soldiers
+from aegis.domain.everaegis.state import Card
+from aegis.domain.everaegis.variants import variant_setup
+from aegis.domain.kernel.errors import MalformedCommand
 
 RIG_KEYS = (
     "deck",

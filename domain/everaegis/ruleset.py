@@ -5,22 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from domain.everaegis import audit as _audit
-from domain.everaegis import components as _components
-from domain.everaegis import decide as _decide
-from domain.everaegis import evolve as _evolve
-from domain.everaegis import flow as _flow
-from domain.everaegis import narration as _narration
-from domain.everaegis import prompts as _prompts
-from domain.everaegis import redaction as _redaction
-from domain.everaegis import rig as _rig
-from domain.everaegis import statistics as _statistics
-from domain.everaegis.classic import ClassicCatalog, shipped
-from domain.everaegis.config import Config, make_config
-from domain.everaegis.state import GameState, decode_state, encode_state
-from domain.kernel.events import Event
-from domain.kernel.prompts import Prompt
-from domain.kernel.redaction import Perspective
+from aegis.domain.everaegis import audit as _audit
+from aegis.domain.everaegis import components as _components
+from aegis.domain.everaegis import decide as _decide
+from aegis.domain.everaegis import evolve as _evolve
+from aegis.domain.everaegis import flow as _flow
+from aegis.domain.everaegis import narration as _narration
+from aegis.domain.everaegis import prompts as _prompts
+from aegis.domain.everaegis import redaction as _redaction
+from aegis.domain.everaegis import rig as _rig
+from aegis.domain.everaegis import statistics as _statistics
+from aegis.domain.everaegis.classic import ClassicCatalog, shipped
+from aegis.domain.everaegis.config import Config, make_config
+from aegis.domain.everaegis.state import GameState, decode_state, encode_state
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.prompts import Prompt
+from aegis.domain.kernel.redaction import Perspective
 
 
 class EverAegis:

@@ -6,19 +6,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.everaegis import artificers
-from domain.everaegis import events as ev
-from domain.everaegis.cards import card_accepts, card_options, own_card, reveal
-from domain.everaegis.catalog import BUILDINGS
-from domain.everaegis.context import Ctx
-from domain.everaegis.leaders import begin_selection, choose_dictator
-from domain.everaegis.mob import own_card as mob_card
-from domain.everaegis.overlord import first_player_after_overlord
-from domain.everaegis.soldiers import change_soldiers
-from domain.everaegis.state import Card, GameState
-from domain.everaegis.variants import variant_setup
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Prompt
+from aegis.domain.everaegis import artificers
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.cards import card_accepts, card_options, own_card, reveal
+from aegis.domain.everaegis.catalog import BUILDINGS
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.leaders import begin_selection, choose_dictator
+from aegis.domain.everaegis.mob import own_card as mob_card
+from aegis.domain.everaegis.overlord import first_player_after_overlord
+from aegis.domain.everaegis.soldiers import change_soldiers
+from aegis.domain.everaegis.state import Card, GameState
+from aegis.domain.everaegis.variants import variant_setup
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Prompt
 
 YEARS = 5  # R14
 DECK_YEARS = 2  # R16

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.state import GameState
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.state import GameState
 
 
 def change_soldiers(ctx: Ctx, seat: int, delta: int, reason: str, *, loss: bool = True) -> None:

@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from domain.everaegis.card import Card
-from domain.everaegis.config import Config
-from domain.everaegis.variant_state import VariantState
-from domain.kernel.codec import Codec
+from aegis.domain.everaegis.card import Card
+from aegis.domain.everaegis.config import Config
+from aegis.domain.everaegis.variant_state import VariantState
+from aegis.domain.kernel.codec import Codec
 
 T = TypeVar("T")
 
@@ -445,7 +445,7 @@ class GameState:
     def in_effect(self, condition: str) -> bool:
         """A condition estate's condition holds: the card is revealed and possessed (R93), by any occurring
         player, eliminated or not (E5)."""
-        from domain.everaegis.vocabulary import conditions
+        from aegis.domain.everaegis.vocabulary import conditions
 
         for p in self.players:
             for c in p.cards:
@@ -488,7 +488,7 @@ class GameState:
 
     def item_effect(self, name: str, when: str) -> dict[str, Any] | None:
         """The effect of the Classic item ``name`` that acts ``when`` (an item may have several, for several moments)."""
-        from domain.everaegis.vocabulary import effects_of
+        from aegis.domain.everaegis.vocabulary import effects_of
 
         return next((e for e in effects_of(self.item_entry(name)) if e.get("when") == when), None)
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.everaegis.config import Config
-from domain.everaegis.evolve import apply, initial_state
-from domain.kernel.events import Event
+from aegis.domain.everaegis.config import Config
+from aegis.domain.everaegis.evolve import apply, initial_state
+from aegis.domain.kernel.events import Event
 
 FIELDS = (
     "claims_made",

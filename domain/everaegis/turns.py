@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from domain.everaegis import artificers
-from domain.everaegis import events as ev
-from domain.everaegis.alliances import all_allied
-from domain.everaegis.blasphemy import WIN_TOKENS
-from domain.everaegis.blasphemy import wins as blasphemy_wins
-from domain.everaegis.cards import reveal
-from domain.everaegis.context import Ctx
-from domain.everaegis.effects import at_phase
-from domain.everaegis.evolve import ELIMINATION_REVEAL
-from domain.everaegis.items import discard_all_items
-from domain.everaegis.overlord import immune, plays_again
-from domain.everaegis.overlord import opponents as overlord_opponents
-from domain.everaegis.soldiers import change_soldiers
-from domain.everaegis.state import GameState
-from domain.everaegis.variants import winners as variant_winners
-from domain.everaegis.wins import alternate_win
+from aegis.domain.everaegis import artificers
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.alliances import all_allied
+from aegis.domain.everaegis.blasphemy import WIN_TOKENS
+from aegis.domain.everaegis.blasphemy import wins as blasphemy_wins
+from aegis.domain.everaegis.cards import reveal
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.effects import at_phase
+from aegis.domain.everaegis.evolve import ELIMINATION_REVEAL
+from aegis.domain.everaegis.items import discard_all_items
+from aegis.domain.everaegis.overlord import immune, plays_again
+from aegis.domain.everaegis.overlord import opponents as overlord_opponents
+from aegis.domain.everaegis.soldiers import change_soldiers
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.everaegis.variants import winners as variant_winners
+from aegis.domain.everaegis.wins import alternate_win
 
 
 def next_seat(s: GameState) -> int:

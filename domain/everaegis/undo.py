@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import events as ev
-from domain.everaegis.context import Ctx
-from domain.everaegis.reactions import check_due
-from domain.everaegis.state import GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.errors import TooLate
-from domain.kernel.prompts import Option, Prompt
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.reactions import check_due
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.errors import TooLate
+from aegis.domain.kernel.prompts import Option, Prompt
 
 
 def pause_step(ctx: Ctx) -> bool:

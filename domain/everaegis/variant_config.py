@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.errors import MalformedCommand
+from aegis.domain.kernel.errors import MalformedCommand
 
 ALLIANCES_MIN_SEATS = 5  # R163
 

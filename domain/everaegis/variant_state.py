@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from domain.everaegis.card import Card
+from aegis.domain.everaegis.card import Card
 
 
 @dataclass

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.everaegis import alliances, blasphemy, overlord
-from domain.everaegis.context import Ctx
-from domain.everaegis.state import GameState
+from aegis.domain.everaegis import alliances, blasphemy, overlord
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.state import GameState
 
 
 def variant_setup(ctx: Ctx) -> None:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from domain.everaegis import events as ev
-from domain.everaegis.blasphemy import spoils_step
-from domain.everaegis.cards import card_choices, own_card, reveal
-from domain.everaegis.context import Ctx
-from domain.everaegis.mob import own_card as mob_card
-from domain.everaegis.soldiers import casualties, change_soldiers
-from domain.everaegis.state import Card, GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.prompts import Option, Param, Prompt
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.blasphemy import spoils_step
+from aegis.domain.everaegis.cards import card_choices, own_card, reveal
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.mob import own_card as mob_card
+from aegis.domain.everaegis.soldiers import casualties, change_soldiers
+from aegis.domain.everaegis.state import Card, GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.prompts import Option, Param, Prompt
 
 WALL_BONUS = 5  # R81: the WALL acts as 5 soldiers for a defender, in the Battle Phase only (A14)
 NO_SOLDIERS = "the attacker has no soldiers (R75)"  # "If the attacker has 0 soldiers, the war is thwarted" (R80)

@@ -14,7 +14,7 @@ step) all ask ``war_targets``. What keeps a war from happening:
 
 from __future__ import annotations
 
-from domain.everaegis.state import GameState
+from aegis.domain.everaegis.state import GameState
 
 Refusal = tuple[str, str]  # (the rule, its words)
 

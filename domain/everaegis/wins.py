@@ -3,8 +3,8 @@ effect, checked in that player's own Conquest Phase like the unrevealed-cards wi
 
 from __future__ import annotations
 
-from domain.everaegis import artificers
-from domain.everaegis.state import GameState
+from aegis.domain.everaegis import artificers
+from aegis.domain.everaegis.state import GameState
 
 
 def count(s: GameState, seat: int, what: str) -> int:

@@ -1,9 +1,9 @@
 """A small game kernel that knows nothing about any particular game."""
 
-from domain.kernel.errors import DomainError, IllegalCommand, MalformedCommand
-from domain.kernel.events import Event, canonical_json, event_from_dict
-from domain.kernel.prompts import Option, Prompt
-from domain.kernel.rng import SeededRng, commitment_of
+from aegis.domain.kernel.errors import DomainError, IllegalCommand, MalformedCommand
+from aegis.domain.kernel.events import Event, canonical_json, event_from_dict
+from aegis.domain.kernel.prompts import Option, Prompt
+from aegis.domain.kernel.rng import SeededRng, commitment_of
 
 __all__ = [
     "DomainError",

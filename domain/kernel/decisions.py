@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.kernel.prompts import ENVELOPE, Prompt
+from aegis.domain.kernel.prompts import ENVELOPE, Prompt
 
 FieldType = type | tuple[type, ...]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.events import event_class
+from aegis.domain.kernel.events import event_class
 
 SPECTATOR = "spectator"
 OMNISCIENT = "omniscient"

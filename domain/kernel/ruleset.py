@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
-from domain.kernel.events import Event
-from domain.kernel.prompts import Prompt
-from domain.kernel.redaction import Perspective
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.prompts import Prompt
+from aegis.domain.kernel.redaction import Perspective
 
 
 class Ruleset(Protocol):

@@ -108,7 +108,7 @@ def test_a_full_disk_is_not_ready_and_a_write_says_the_disk_is_full(tiny_disk):
 def test_readyz_looks_at_the_store_at_most_once_every_few_seconds(sqlite_env):
     """On SQLite a look at whether the store can be written is a write (the database's lock): a load balancer asking
     /readyz every second must not make one each time. The answer is reused for PROBE_SECONDS, then looked at again."""
-    from service.store_health import PROBE_SECONDS
+    from aegis.service.store_health import PROBE_SECONDS
 
     app = make_app(sqlite_env)
     try:
@@ -154,7 +154,7 @@ def test_a_read_only_postgres_store_is_not_ready_and_a_write_says_so(monkeypatch
 
 def test_a_store_that_is_writable_again_is_ready_again(tmp_path):
     """The memory of a failed write lasts until a save succeeds."""
-    from service.store_health import WriteHealth
+    from aegis.service.store_health import WriteHealth
 
     health = WriteHealth()
     assert health.failed(PersistenceError("database or disk is full")) == "full" and health.failure is not None

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from domain.kernel.errors import MalformedCommand
+from aegis.domain.kernel.errors import MalformedCommand
 from tests.api_client import Api, command_of
 from tests.conftest import close_app, make_app
 
@@ -45,7 +45,7 @@ def test_a_classic_game_with_limited_selection_is_played_and_verified(sqlite_app
 def _catalog(tmp_path, change=None):
     from importlib import resources
 
-    data = json.loads(resources.files("domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
+    data = json.loads(resources.files("aegis.domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
     if change:
         change(data)
     path = tmp_path / "mine.json"
@@ -54,7 +54,7 @@ def _catalog(tmp_path, change=None):
 
 
 def test_aegis_catalog_with_a_typo_stops_the_service_naming_file_entry_and_problem(tmp_path, sqlite_env):
-    from service.settings import load
+    from aegis.service.settings import load
 
     def typo(data):
         data["leaders"][4]["text_known"] = "fulll"

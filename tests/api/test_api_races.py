@@ -158,8 +158,8 @@ def test_a_save_that_loses_a_race_with_another_process_is_retried_on_the_new_sta
     save then conflicts in the database and B runs its change again on the state that includes A's."""
     from uuid import UUID
 
-    from service.games import GameService
-    from service.settings import load
+    from aegis.service.games import GameService
+    from aegis.service.settings import load
 
     a, b = GameService(load(store_env)), GameService(load(store_env))
     try:
@@ -175,7 +175,7 @@ def test_a_save_that_loses_a_race_with_another_process_is_retried_on_the_new_sta
             if attempt == 0:  # another process answers first, after B has loaded the game
                 a.submit(gid, tokens[2], {"type": "react", "window": window, "answer": "pass"})
             command = {"type": "react", "seat": 1, "window": window, "answer": "pass", "at": 0.0}
-            from service.rulesets import ruleset_named
+            from aegis.service.rulesets import ruleset_named
 
             events = ruleset_named(game.ruleset).decide(game.state, command)
             game.accept(1, "seat", command, None, 0.0)

@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from api import create_app
-from domain.everaegis.config import Config
-from domain.everaegis.evolve import fold
-from domain.everaegis.redaction import SPECTATOR, view
-from domain.kernel.events import event_from_dict
-from service.games import GameService
-from service.settings import load
+from aegis.api import create_app
+from aegis.domain.everaegis.config import Config
+from aegis.domain.everaegis.evolve import fold
+from aegis.domain.everaegis.redaction import SPECTATOR, view
+from aegis.domain.kernel.events import event_from_dict
+from aegis.service.games import GameService
+from aegis.service.settings import load
 from tests.api_client import Api, command_of
 from tests.conftest import close_app
 

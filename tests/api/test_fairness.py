@@ -20,13 +20,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api import close_app, create_app
-from domain.everaegis.config import make_config
-from domain.everaegis.decide import start
-from domain.everaegis.evolve import fold
-from domain.kernel.rng import commitment_of
-from service.games import GameService
-from service.settings import load
+from aegis.api import close_app, create_app
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.decide import start
+from aegis.domain.everaegis.evolve import fold
+from aegis.domain.kernel.rng import commitment_of
+from aegis.service.games import GameService
+from aegis.service.settings import load
 from tests.api.test_players import register, sit
 from tests.api.test_stream import _lines, sse
 from tests.api_client import Api, command_of

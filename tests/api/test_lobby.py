@@ -68,8 +68,8 @@ def test_a_game_not_started_in_time_expires_and_leaves_the_lobby(sqlite_env):
 
 
 def test_starting_after_the_lobby_time_without_the_keeper_is_refused_and_recorded(sqlite_env):
-    from api import create_app
-    from service.settings import load
+    from aegis.api import create_app
+    from aegis.service.settings import load
 
     app = create_app(load({**sqlite_env, "AEGIS_LOBBY_TTL": "1"}), background=False)  # no deadline keeper
     try:

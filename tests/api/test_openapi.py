@@ -10,16 +10,16 @@ from typing import Any
 import jsonschema_rs  # schemathesis's JSON Schema validator
 import pytest
 
-from api.openapi import EXAMPLES, PATHS, document
-from domain.bots import make_bot
-from domain.everaegis.config import MAX_SEATS, MIN_SEATS, OPTIONS, make_config
-from domain.everaegis.decide import COMMANDS
-from domain.everaegis.rig import RIG_KEYS
-from domain.everaegis.ruleset import RULESET
-from domain.kernel.prompts import Prompt
-from domain.kernel.redaction import OMNISCIENT, SPECTATOR, redact_event
-from service.rulesets import EVENT_TYPES
-from service.views import prompt_dict
+from aegis.api.openapi import EXAMPLES, PATHS, document
+from aegis.domain.bots import make_bot
+from aegis.domain.everaegis.config import MAX_SEATS, MIN_SEATS, OPTIONS, make_config
+from aegis.domain.everaegis.decide import COMMANDS
+from aegis.domain.everaegis.rig import RIG_KEYS
+from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.kernel.prompts import Prompt
+from aegis.domain.kernel.redaction import OMNISCIENT, SPECTATOR, redact_event
+from aegis.service.rulesets import EVENT_TYPES
+from aegis.service.views import prompt_dict
 from tests.api_client import Api, command_of
 
 

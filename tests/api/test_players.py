@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from projections.store import MemoryViewStore
-from projections.worker import rebuild
+from aegis.projections.store import MemoryViewStore
+from aegis.projections.worker import rebuild
 from tests.api_client import Api
 
 

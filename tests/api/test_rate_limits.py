@@ -16,10 +16,10 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from api.openapi import document
+from aegis.api.openapi import document
+from aegis.domain.kernel.errors import MalformedCommand
+from aegis.service.settings import RATE_CREATE, RATE_SEAT, load
 from benchmarks.harness import RedisServer, Service
-from domain.kernel.errors import MalformedCommand
-from service.settings import RATE_CREATE, RATE_SEAT, load
 from tests.api_client import Api
 from tests.conftest import close_app, make_app, need_server
 

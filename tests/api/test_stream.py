@@ -347,7 +347,7 @@ def test_a_command_on_one_process_reaches_a_stream_held_on_another(postgres_env,
         for proc in (a, b, worker):
             proc.terminate()
             proc.wait(timeout=10)
-        from projections.store import RedisViewStore
+        from aegis.projections.store import RedisViewStore
 
         RedisViewStore(redis_url, prefix).clear()
     assert os.path.exists(tmp_path / "api-a.log")
@@ -358,7 +358,7 @@ def test_every_listener_of_a_process_shares_one_redis_subscription(redis_url):
     subscription (one Redis connection), not one each; both hear every notice; it closes when the last one leaves."""
     import redis
 
-    from service.broker import RedisBroker
+    from aegis.service.broker import RedisBroker
 
     admin = redis.Redis.from_url(redis_url)
 

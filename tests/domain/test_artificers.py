@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain.everaegis.artificers import gift_kinds, kinds_held, pieces_held
-from domain.everaegis.config import make_config
-from domain.everaegis.events import DiceRigged
-from domain.everaegis.evolve import apply
-from domain.kernel.errors import IllegalCommand, MalformedCommand
+from aegis.domain.everaegis.artificers import gift_kinds, kinds_held, pieces_held
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.events import DiceRigged
+from aegis.domain.everaegis.evolve import apply
+from aegis.domain.kernel.errors import IllegalCommand, MalformedCommand
 from tests.helpers import Table
 
 PLAIN = {"plain_unknown": 1}

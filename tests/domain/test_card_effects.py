@@ -13,10 +13,10 @@ from importlib import resources
 
 import pytest
 
-from domain.everaegis.classic import CatalogError, shipped, validate
-from domain.everaegis.redaction import SPECTATOR
-from domain.kernel.errors import DomainError
-from domain.simulation import play_game
+from aegis.domain.everaegis.classic import CatalogError, shipped, validate
+from aegis.domain.everaegis.redaction import SPECTATOR
+from aegis.domain.kernel.errors import DomainError
+from aegis.domain.simulation import play_game
 from tests.helpers import Table
 
 STUB = "TEST STUB (not the printed card): "
@@ -47,7 +47,7 @@ EFFECTS = {
 
 
 def _raw() -> dict:
-    return json.loads(resources.files("domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
+    return json.loads(resources.files("aegis.domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
 
 
 def stub(data: dict, section: str, name: str, text: str, **fields) -> dict:
@@ -214,8 +214,8 @@ def test_a_catalog_effect_outside_the_vocabulary_is_refused_naming_the_entry(cha
 
 
 def test_classic_games_with_effects_play_to_the_end_and_are_replayable():
-    from domain.everaegis.config import make_config
-    from domain.everaegis.evolve import fold
+    from aegis.domain.everaegis.config import make_config
+    from aegis.domain.everaegis.evolve import fold
 
     seen = set()
     for i in range(20):
@@ -334,8 +334,8 @@ def test_e17_a_revealed_pyramid_gives_a_player_one_of_its_items_from_the_reserve
     assert t.state.items_of(3) == ["ANKH"] and t.state.items_of(0) == ["ANKH", "ANKH"]
     assert t.of("EffectEnded")[-1].source == "Pyramid"
     # R106: the SCARAB (one piece) given to its own holder is no gain at all
-    from domain.everaegis.context import Ctx
-    from domain.everaegis.effects import gain_item
+    from aegis.domain.everaegis.context import Ctx
+    from aegis.domain.everaegis.effects import gain_item
 
     again = Ctx(t.state.clone())
     gain_item(again, 4, "SCARAB", "test")

@@ -8,14 +8,14 @@ import subprocess
 
 import pytest
 
-from domain.everaegis.classic import CatalogError, shipped, validate
+from aegis.domain.everaegis.classic import CatalogError, shipped, validate
 from tests.system.test_serve import aegis, clean_env
 
 
 def _raw() -> dict:
     from importlib import resources
 
-    return json.loads(resources.files("domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
+    return json.loads(resources.files("aegis.domain.everaegis").joinpath("data/classic.json").read_text("utf-8"))
 
 
 def test_the_box_as_the_book_prints_it():
@@ -132,9 +132,9 @@ def test_a54_an_entry_marked_full_without_its_effect_is_refused_as_a_game_would_
 def test_a54_the_checker_and_a_game_count_the_same_texts_as_missing():
     """One rule (classic.played_with_text) for both: Harbor written as an effect is one text fewer missing for the
     checker and for a game that refuses the estates it cannot play."""
-    from domain.everaegis.components import choose
-    from domain.everaegis.config import make_config
-    from domain.kernel.errors import MalformedCommand
+    from aegis.domain.everaegis.components import choose
+    from aegis.domain.everaegis.config import make_config
+    from aegis.domain.kernel.errors import MalformedCommand
 
     data = copy.deepcopy(_raw())
     _harbor(data, effect=GAIN)
@@ -178,7 +178,7 @@ def _harbor_effect(data):
     ids=["typo", "missing-field", "unknown-step", "bad-item-count", "bad-estate-count"],
 )
 def test_a_bad_catalog_file_is_refused_naming_the_file_the_entry_and_the_problem(tmp_path, change, entry, problem):
-    from service.settings import read_catalog
+    from aegis.service.settings import read_catalog
 
     data = _raw()
     change(data)

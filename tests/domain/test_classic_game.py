@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from domain.everaegis.catalog import BUILDINGS
-from domain.everaegis.config import make_config
-from domain.everaegis.evolve import fold
-from domain.everaegis.redaction import SPECTATOR
-from domain.kernel.errors import IllegalCommand, MalformedCommand
-from domain.simulation import play_game
+from aegis.domain.everaegis.catalog import BUILDINGS
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.evolve import fold
+from aegis.domain.everaegis.redaction import SPECTATOR
+from aegis.domain.kernel.errors import IllegalCommand, MalformedCommand
+from aegis.domain.simulation import play_game
 from tests.helpers import Table
 
 PLAIN = {"plain_unknown": 1}
@@ -47,14 +47,14 @@ def test_a53_a_year_shows_how_many_estate_cards_it_holds_never_which():
         assert "cards" not in v["deck"]
     formed = t.of("YearsFormed")[0].to_dict()
     assert all(y["composition"]["estate cards"] == 2 for y in formed["years"])
-    from domain.everaegis.redaction import redact
+    from aegis.domain.everaegis.redaction import redact
 
     assert "cards" not in redact(t.state, t.of("EstateDeckFormed")[0].to_dict(), 0)
 
 
 def test_a54_classic_needs_plain_unknown_with_the_shipped_catalog():
     with pytest.raises(MalformedCommand) as err:
-        from domain.everaegis.decide import start
+        from aegis.domain.everaegis.decide import start
 
         start(make_config(seats=4, variants="classic", selection="simpleton"), "x")
     assert err.value.rule == "A54" and "plain_unknown=1" in err.value.message
@@ -149,7 +149,7 @@ def test_r19_limited_selection_mats_are_private_until_every_player_keeps_one():
     assert t.view(0)["players"][0]["kept"] == keep and "kept" not in t.view(1)["players"][0]
     assert t.view(1)["players"][0]["leader"] is None
     kept_event = t.of("LeaderKept")[0].to_dict()
-    from domain.everaegis.redaction import redact
+    from aegis.domain.everaegis.redaction import redact
 
     assert "mat" not in redact(t.state, kept_event, 1) and redact(t.state, kept_event, 0)["mat"] == keep
     for seat in (1, 2):
@@ -174,7 +174,7 @@ def test_r20_a45_drafting_passes_the_rest_to_a_player_without_a_leader():
     s = t.state
     assert s.players[first].leader == mat and len(s.players[to].mats) == 5
     passed = t.of("LeaderChosen")[-1].to_dict()
-    from domain.everaegis.redaction import redact
+    from aegis.domain.everaegis.redaction import redact
 
     other = next(i for i in range(4) if i not in (first, to))
     assert "passed" not in redact(s, passed, other) and redact(s, passed, to)["passed"] == s.players[to].mats

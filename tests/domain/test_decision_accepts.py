@@ -19,16 +19,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.everaegis.catalog import ACTIONS
-from domain.everaegis.config import Config
-from domain.everaegis.decide import COMMANDS, decide, normalize, start
-from domain.everaegis.decisions import DECISIONS
-from domain.everaegis.evolve import evolve, fold
-from domain.everaegis.flow import awaits, waiting
-from domain.everaegis.prompts import prompts
-from domain.everaegis.state import GameState
-from domain.kernel.decisions import DecisionKind
-from domain.kernel.errors import DomainError, MalformedCommand
+from aegis.domain.everaegis.catalog import ACTIONS
+from aegis.domain.everaegis.config import Config
+from aegis.domain.everaegis.decide import COMMANDS, decide, normalize, start
+from aegis.domain.everaegis.decisions import DECISIONS
+from aegis.domain.everaegis.evolve import evolve, fold
+from aegis.domain.everaegis.flow import awaits, waiting
+from aegis.domain.everaegis.prompts import prompts
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.decisions import DecisionKind
+from aegis.domain.kernel.errors import DomainError, MalformedCommand
 from tests.domain.test_properties import VARIANTS, make
 from tests.helpers import Table
 

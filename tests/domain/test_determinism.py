@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain.everaegis.config import make_config
-from domain.everaegis.decide import start
-from domain.kernel.events import canonical_json, event_from_dict
-from domain.kernel.rng import SeededRng, commitment_of
-from domain.simulation import log_bytes, play_game, simulate
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.decide import start
+from aegis.domain.kernel.events import canonical_json, event_from_dict
+from aegis.domain.kernel.rng import SeededRng, commitment_of
+from aegis.domain.simulation import log_bytes, play_game, simulate
 
 pytestmark = pytest.mark.slow  # whole games: CI runs them; pytest -m 'not slow' leaves them out
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from domain.everaegis.classic import shipped
-from domain.everaegis.effect_check import check_effect
-from domain.everaegis.effect_plans import plans
-from domain.everaegis.effect_steps import STEP_KINDS, StepKind, _registry, describe
-from domain.everaegis.vocabulary import CONDITIONS, EffectError, effects_of
+from aegis.domain.everaegis.classic import shipped
+from aegis.domain.everaegis.effect_check import check_effect
+from aegis.domain.everaegis.effect_plans import plans
+from aegis.domain.everaegis.effect_steps import STEP_KINDS, StepKind, _registry, describe
+from aegis.domain.everaegis.vocabulary import CONDITIONS, EffectError, effects_of
 from tests.helpers import Table
 
 # Every step name of the vocabulary, in the order a refusal lists them.
@@ -82,7 +82,7 @@ def test_every_step_name_of_the_vocabulary_has_exactly_one_object():
 
 def test_nothing_but_the_registry_lists_the_steps():
     """The interpreter and the plans look steps up; neither has a branch on a step's name."""
-    from domain.everaegis import effect_plans, effects
+    from aegis.domain.everaegis import effect_plans, effects
 
     for module in (effects, effect_plans):
         source = inspect.getsource(module)
@@ -145,7 +145,7 @@ def test_a_step_kind_is_declared_whole():
         return None
 
     with pytest.raises(ValueError, match="never run as an effect"):
-        StepKind("x", (), "does x", run=run, read_by="domain.everaegis.wins")
+        StepKind("x", (), "does x", run=run, read_by="aegis.domain.everaegis.wins")
     with pytest.raises(ValueError, match="goes on by itself"):
         StepKind("x", (), "does x")
     with pytest.raises(ValueError, match="decision and choose"):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from domain.everaegis.config import make_config
-from domain.everaegis.evolve import apply
-from domain.everaegis.ruleset import RULESET
-from domain.simulation import log_bytes, simulate
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.evolve import apply
+from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.simulation import log_bytes, simulate
 
 pytestmark = pytest.mark.slow  # whole games: CI runs them; pytest -m 'not slow' leaves them out
 

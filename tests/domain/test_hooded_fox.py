@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.everaegis.classic import shipped
-from domain.everaegis.redaction import SPECTATOR
-from domain.kernel.errors import IllegalCommand
+from aegis.domain.everaegis.classic import shipped
+from aegis.domain.everaegis.redaction import SPECTATOR
+from aegis.domain.kernel.errors import IllegalCommand
 from tests.helpers import Table
 
 FOX, SALLY, JEFF, PETER = 0, 1, 2, 3
@@ -117,8 +117,8 @@ def test_r168_dictator_every_player_shares_the_reserve_mats_ability():
 
 
 def test_r168_dictator_needs_the_classic_components_and_draws_a_mat_nobody_leads():
-    from domain.everaegis.config import make_config
-    from domain.kernel.errors import MalformedCommand
+    from aegis.domain.everaegis.config import make_config
+    from aegis.domain.kernel.errors import MalformedCommand
 
     with pytest.raises(MalformedCommand) as err:
         make_config(seats=4, variants="simpleton+dictator")

@@ -17,16 +17,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.everaegis.catalog import BUILDINGS, CATALOG
-from domain.everaegis.config import Config, make_config
-from domain.everaegis.decide import decide, start
-from domain.everaegis.evolve import apply, evolve, fold
-from domain.everaegis.flow import waiting
-from domain.everaegis.prompts import prompts
-from domain.everaegis.redaction import redact, view
-from domain.everaegis.state import GameState
-from domain.kernel.errors import DomainError
-from domain.kernel.events import Event
+from aegis.domain.everaegis.catalog import BUILDINGS, CATALOG
+from aegis.domain.everaegis.config import Config, make_config
+from aegis.domain.everaegis.decide import decide, start
+from aegis.domain.everaegis.evolve import apply, evolve, fold
+from aegis.domain.everaegis.flow import waiting
+from aegis.domain.everaegis.prompts import prompts
+from aegis.domain.everaegis.redaction import redact, view
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.errors import DomainError
+from aegis.domain.kernel.events import Event
 
 pytestmark = pytest.mark.slow  # whole games: CI runs them; pytest -m 'not slow' leaves them out
 

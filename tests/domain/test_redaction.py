@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from domain.everaegis import events as ev
-from domain.everaegis.redaction import OMNISCIENT, SPECTATOR
-from domain.kernel.events import Event
-from domain.kernel.redaction import redact_event
-from domain.simulation import play_game
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.redaction import OMNISCIENT, SPECTATOR
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.redaction import redact_event
+from aegis.domain.simulation import play_game
 from tests.domain.test_card_effects import stub_catalog
 from tests.helpers import Table
 
@@ -105,7 +105,7 @@ def test_a_spectator_sees_no_hand_and_the_drawer_sees_their_card():
     assert "name" in t.view(seat)["players"][seat]["cards"][0]
     assert "name" not in t.view(SPECTATOR)["players"][seat]["cards"][0]
     assert "name" not in t.view((seat + 1) % 4)["players"][seat]["cards"][0]
-    from domain.everaegis.redaction import redact
+    from aegis.domain.everaegis.redaction import redact
 
     assert "name" in redact(s, drawn, seat)
     assert "name" not in redact(s, drawn, SPECTATOR)
@@ -118,8 +118,8 @@ def test_after_the_game_everything_is_public():
     game = play_game(seats=3, variants="simpleton", seed="public", bots=["random"])
     t = Table(3, seed="public")
     t.events = game.events
-    from domain.everaegis.evolve import fold
-    from domain.everaegis.redaction import redact, view
+    from aegis.domain.everaegis.evolve import fold
+    from aegis.domain.everaegis.redaction import redact, view
 
     s = fold(t.config, game.events)
     assert s.status == "finished"

@@ -4,7 +4,7 @@ The rest of each card's text is not printed and waits; a game still needs ``plai
 
 from __future__ import annotations
 
-from domain.everaegis.classic import shipped
+from aegis.domain.everaegis.classic import shipped
 from tests.helpers import Table
 
 NAMES = ["Jeff", "Sally", "Fred", "Peter"]

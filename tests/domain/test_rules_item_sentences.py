@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.everaegis.classic import shipped
-from domain.kernel.errors import IllegalCommand
+from aegis.domain.everaegis.classic import shipped
+from aegis.domain.kernel.errors import IllegalCommand
 from tests.helpers import Table
 
 NAMES = ["Jeff", "Sally", "Fred", "Peter"]

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from domain.everaegis.catalog import ACTIONS
-from domain.kernel.errors import IllegalCommand, NotYourTurn
+from aegis.domain.everaegis.catalog import ACTIONS
+from aegis.domain.kernel.errors import IllegalCommand, NotYourTurn
 from tests.helpers import Table, offered
 
 # ----- helpers -----

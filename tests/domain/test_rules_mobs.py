@@ -15,19 +15,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.everaegis.catalog import ACTIONS, CATALOG
-from domain.everaegis.config import make_config
-from domain.everaegis.context import Ctx
-from domain.everaegis.decide import decide, start
-from domain.everaegis.evolve import apply, fold
-from domain.everaegis.flow import waiting
-from domain.everaegis.mob import agreement, count_off, dice_for, pick_object, player_order, select_player, ultimatum
-from domain.everaegis.prompts import prompts
-from domain.everaegis.redaction import OMNISCIENT, view
-from domain.everaegis.state import GameState
-from domain.kernel.errors import IllegalCommand, MalformedCommand, NotYourTurn
-from domain.kernel.events import Event
-from domain.kernel.rng import SeededRng
+from aegis.domain.everaegis.catalog import ACTIONS, CATALOG
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.decide import decide, start
+from aegis.domain.everaegis.evolve import apply, fold
+from aegis.domain.everaegis.flow import waiting
+from aegis.domain.everaegis.mob import agreement, count_off, dice_for, pick_object, player_order, select_player, ultimatum
+from aegis.domain.everaegis.prompts import prompts
+from aegis.domain.everaegis.redaction import OMNISCIENT, view
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.errors import IllegalCommand, MalformedCommand, NotYourTurn
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.rng import SeededRng
 from tests.domain.test_properties import check_conservation, check_counts, check_turn
 from tests.helpers import Table
 
@@ -419,8 +419,8 @@ def test_r178_a_mob_holding_a_usable_consumable_in_its_end_phase_uses_it_before_
     """A mob uses a consumable before its action (above), so play does not bring one to its End Phase with a
     usable consumable; the position is made by hand: the mob's End Phase, with a HAMMER held since before its
     turn. Whichever of the two decisions the game asks of it there (R103), it uses the HAMMER (R178)."""
-    from domain.everaegis.decisions import DECISIONS
-    from domain.everaegis.flow import advance
+    from aegis.domain.everaegis.decisions import DECISIONS
+    from aegis.domain.everaegis.flow import advance
 
     t = classic_mob_table(hands={"0": ["Temple", "Mason"], "2": ["Library"]}, dice=[1])
     t.declare(0, "recruit")  # the mob's whole turn runs: it rolls 1, Recruit

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.everaegis.config import OPTIONS
-from domain.everaegis.redaction import SPECTATOR, redact
-from domain.kernel.errors import IllegalCommand, MalformedCommand, NotYourTurn
+from aegis.domain.everaegis.config import OPTIONS
+from aegis.domain.everaegis.redaction import SPECTATOR, redact
+from aegis.domain.kernel.errors import IllegalCommand, MalformedCommand, NotYourTurn
 from tests.domain.test_properties import VARIANTS, check_views, play_checked
 from tests.helpers import Table
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.everaegis.decide import decide
-from domain.kernel.errors import IllegalCommand, MalformedCommand, NotYourTurn
+from aegis.domain.everaegis.decide import decide
+from aegis.domain.kernel.errors import IllegalCommand, MalformedCommand, NotYourTurn
 from tests.helpers import Table, offered
 
 # ----- windows and deadlines (A1, RULINGS: when it closes) -----

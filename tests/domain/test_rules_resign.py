@@ -13,17 +13,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.bots import make_bot
-from domain.everaegis.evolve import closes_undo, fold
-from domain.everaegis.flow import waiting
-from domain.everaegis.narration import narrate
-from domain.everaegis.prompts import legal_commands, prompts
-from domain.everaegis.redaction import view
-from domain.everaegis.ruleset import RULESET
-from domain.everaegis.state import GameState
-from domain.kernel.errors import GameOver, IllegalCommand, MalformedCommand, NotYourTurn, TooLate
-from domain.kernel.events import Event
-from domain.kernel.redaction import OMNISCIENT, SPECTATOR, redact_event
+from aegis.domain.bots import make_bot
+from aegis.domain.everaegis.evolve import closes_undo, fold
+from aegis.domain.everaegis.flow import waiting
+from aegis.domain.everaegis.narration import narrate
+from aegis.domain.everaegis.prompts import legal_commands, prompts
+from aegis.domain.everaegis.redaction import view
+from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.errors import GameOver, IllegalCommand, MalformedCommand, NotYourTurn, TooLate
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.redaction import OMNISCIENT, SPECTATOR, redact_event
 from tests.domain.test_card_effects import caltrops_table
 from tests.domain.test_properties import MAX_TURNS, VARIANTS, check_views, make, play_checked, random_option
 from tests.domain.test_rules_variants import CASES
@@ -457,7 +457,7 @@ def timeout(t: Table, seat: int, kind: str, play: dict, *, count: int = 1, aband
 def test_s3_a_timed_out_declaration_records_the_timeout_then_exactly_the_actions_events():
     t = Table(4, rig={"deck": ["Mason", "Temple"]}, names=NAMES[:4], now=T0)
     play = {"type": "declare", "seat": 0, "action": "recruit"}
-    from domain.everaegis.decide import decide
+    from aegis.domain.everaegis.decide import decide
 
     expected = [e.TYPE for e in decide(t.state, {**play, "at": T0 + 31})]
     before = t.state.seq
@@ -702,7 +702,7 @@ def test_s2_s3_every_variant_plays_to_its_end_through_resignations_and_timeouts(
 def test_s3_what_the_server_played_reads_the_same_under_a_kind_and_its_older_type():
     """A bot's command names its decision kind (prove, sanction_discard, take_brig, draw_reaction...); the timed-out
     seat reads it in the same words as the older generic type it answers for (reveal, discard, take, draw_react)."""
-    from domain.everaegis.narration import played_words
+    from aegis.domain.everaegis.narration import played_words
 
     def who(seat):
         return NAMES[seat]

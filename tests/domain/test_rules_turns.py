@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.everaegis.config import make_config
-from domain.kernel.errors import MalformedCommand, NotYourTurn
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.kernel.errors import MalformedCommand, NotYourTurn
 from tests.helpers import Table
 
 FOUR_REVEALED = [{"name": n, "revealed": True} for n in ("Temple", "Mason", "Barracks", "Treasury")]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.kernel.errors import IllegalCommand, TooLate
+from aegis.domain.kernel.errors import IllegalCommand, TooLate
 from tests.helpers import Table
 
 T0 = 1000.0
@@ -138,8 +138,8 @@ def test_a_brig_holder_cannot_claim_an_undo():
 
 def test_the_audit_and_the_engine_read_one_list_of_events_that_end_an_undo():
     """A Temple move (CardMoved) ends an undo for the engine, and so in the audit's report (domain/everaegis/audit.py)."""
-    from domain.everaegis import audit
-    from domain.everaegis.evolve import closes_undo
+    from aegis.domain.everaegis import audit
+    from aegis.domain.everaegis.evolve import closes_undo
 
     assert closes_undo({"type": "CardMoved"}) and closes_undo({"type": "PhaseBegan", "phase": "end"})
     assert not closes_undo({"type": "PhaseBegan", "phase": "action"}) and not closes_undo({"type": "SoldiersChanged"})

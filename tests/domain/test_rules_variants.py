@@ -7,13 +7,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.everaegis.catalog import BUILDINGS
-from domain.everaegis.config import make_config
-from domain.everaegis.narration import narrate
-from domain.everaegis.state import GameState
-from domain.everaegis.variants import winners
-from domain.kernel.errors import IllegalCommand, MalformedCommand
-from domain.kernel.events import Event
+from aegis.domain.everaegis.catalog import BUILDINGS
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.narration import narrate
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.everaegis.variants import winners
+from aegis.domain.kernel.errors import IllegalCommand, MalformedCommand
+from aegis.domain.kernel.events import Event
 from tests.domain.test_properties import MAX_TURNS, check_offered_options, check_views, play_checked
 from tests.helpers import Table
 
@@ -176,7 +176,7 @@ def test_a51_remaining_players_who_are_not_all_allies_play_on_and_r11_still_hold
 
 
 def test_r138_r172_artificers_gifts_go_to_opponents_so_never_to_an_ally():
-    from domain.everaegis.artificers import receivers
+    from aegis.domain.everaegis.artificers import receivers
 
     t = Table(5, variants="classic+artificers+alliances", options={"plain_unknown": 1}, selection="simpleton")
     first = t.state.first_player

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from domain.everaegis.config import OPTIONS
-from domain.everaegis.decide import COMMANDS
+from aegis.domain.everaegis.config import OPTIONS
+from aegis.domain.everaegis.decide import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "rulings.md").read_text()

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from domain.everaegis.config import make_config
-from domain.everaegis.ruleset import RULESET
-from domain.simulation import play_game
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.simulation import play_game
 
 SHARED_ON_PURPOSE = ("state.components", "state.config", "state.effects[].steps", "state.variant.allies")
 GAMES = [  # (variants, options, seats)

@@ -9,9 +9,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.everaegis.ruleset import RULESET
-from domain.kernel.codec import Codec
-from domain.simulation import play_game
+from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.kernel.codec import Codec
+from aegis.domain.simulation import play_game
 
 GAMES = [  # (variants, leader selection, options, mobs, fewest seats)
     ("simpleton", None, None, None, 3),
@@ -54,7 +54,7 @@ def test_a_decoded_state_is_the_state_and_plays_on_the_same(game, seed, data):
 
 
 def test_the_codec_builds_only_the_classes_it_was_given():
-    from domain.everaegis.state import Card
+    from aegis.domain.everaegis.state import Card
 
     codec = Codec([Card])
     card = Card("c1", "Mason", known=frozenset({2, 0}))
@@ -81,7 +81,7 @@ def test_flipping_a_card_keeps_everything_else_it_carries():
     to ``Card`` and forgotten there would be lost on every reveal. Every field is set to a value unlike its default."""
     import dataclasses
 
-    from domain.everaegis.state import Card
+    from aegis.domain.everaegis.state import Card
 
     odd = {"id": "c1", "name": "Temple", "revealed": False, "known": frozenset({2}), "public": True, "discovered": True}
     assert set(odd) == {f.name for f in dataclasses.fields(Card)}, "a new Card field: give it a value here and in flip"

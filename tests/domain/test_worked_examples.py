@@ -15,8 +15,8 @@ import re
 
 import pytest
 
-from domain.everaegis.soldiers import casualties
-from domain.kernel.errors import IllegalCommand
+from aegis.domain.everaegis.soldiers import casualties
+from aegis.domain.kernel.errors import IllegalCommand
 from tests.helpers import Table
 
 NOT_SIMPLETON: dict[str, str] = {}

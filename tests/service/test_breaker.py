@@ -9,7 +9,7 @@ import time
 import pytest
 from eventsourcing.persistence import OperationalError
 
-from service.breaker import Breaker
+from aegis.service.breaker import Breaker
 
 
 class Clock:
@@ -50,9 +50,9 @@ def test_a_success_elsewhere_closes_it_and_success_when_closed_changes_nothing()
 
 
 def test_the_postgres_store_uses_the_failing_fast_recorders(postgres_env):
-    from service.games import GameStore
-    from service.postgres import FailFastAggregateRecorder, FailFastApplicationRecorder, _breaker
-    from service.settings import load
+    from aegis.service.games import GameStore
+    from aegis.service.postgres import FailFastAggregateRecorder, FailFastApplicationRecorder, _breaker
+    from aegis.service.settings import load
 
     settings = load(postgres_env)
     assert settings.persistence == "eventsourcing.postgres"

@@ -15,9 +15,9 @@ from uuid import UUID
 
 import pytest
 
-from api import close_app, create_app
-from service.games import GameService
-from service.settings import load
+from aegis.api import close_app, create_app
+from aegis.service.games import GameService
+from aegis.service.settings import load
 from tests.api.test_players import register, sit
 from tests.api_client import Api, command_of
 from tests.conftest import make_app, pg_schema

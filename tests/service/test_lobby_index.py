@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from projections import lobby
-from projections.store import Batch, MemoryViewStore, RedisViewStore, ViewStore
+from aegis.projections import lobby
+from aegis.projections.store import Batch, MemoryViewStore, RedisViewStore, ViewStore
 from tests.conftest import need_server
 
 REDIS = "redis://127.0.0.1:6379/15"

@@ -18,15 +18,15 @@ from uuid import UUID
 
 import pytest
 
+from aegis.domain.kernel.errors import MalformedCommand
+from aegis.projections.store import MemoryViewStore
+from aegis.projections.views import LOBBY
+from aegis.projections.worker import rebuild
+from aegis.service.bounded import LRU
+from aegis.service.broker import Notice
+from aegis.service.deadlines import COMPACT_SLACK, DeadlineKeeper
+from aegis.service.settings import load
 from benchmarks.harness import UNTHROTTLED
-from domain.kernel.errors import MalformedCommand
-from projections.store import MemoryViewStore
-from projections.views import LOBBY
-from projections.worker import rebuild
-from service.bounded import LRU
-from service.broker import Notice
-from service.deadlines import COMPACT_SLACK, DeadlineKeeper
-from service.settings import load
 from tests.api_client import Api
 from tests.conftest import close_app, make_app
 
@@ -38,7 +38,7 @@ def small(sqlite_env):
     """An app keeping at most ``BOUND`` games folded and ``BOUND`` games' views; no background threads (the reads
     project what is stored; the keeper hears this process's saves). Its games come from one address, hundreds a
     minute: the rate limit is set above that explicitly."""
-    from api import create_app
+    from aegis.api import create_app
 
     env = {**sqlite_env, **UNTHROTTLED, "AEGIS_CACHE_GAMES": str(BOUND), "AEGIS_CACHE_VIEWS": str(BOUND)}
     env["AEGIS_REACTION_SECONDS"] = "0"
@@ -128,7 +128,7 @@ def test_memory_per_extra_game_stays_a_fraction_of_what_caching_every_game_costs
     """tracemalloc, the same games in two apps: one whose caches take every game in (the baseline: what every
     game cost before the bounds, about 4 KB a lobby game: its folded aggregate, its view, its lobby row, its
     deadline, its seq) and ``small``, whose caches are full. There a game costs at most a third of the baseline."""
-    from api import create_app
+    from aegis.api import create_app
 
     roomy = create_app(
         load(

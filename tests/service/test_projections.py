@@ -19,12 +19,12 @@ from uuid import UUID
 import flask
 import pytest
 
-from api import schemas
-from domain.kernel.redaction import SPECTATOR
-from projections.store import MemoryViewStore, RedisViewStore
-from projections.views import LOBBY
-from projections.worker import rebuild
-from service.views import summary_of, view_of
+from aegis.api import schemas
+from aegis.domain.kernel.redaction import SPECTATOR
+from aegis.projections.store import MemoryViewStore, RedisViewStore
+from aegis.projections.views import LOBBY
+from aegis.projections.worker import rebuild
+from aegis.service.views import summary_of, view_of
 from tests.api_client import Api, command_of
 from tests.conftest import close_app, make_app, need_server
 from tests.system.test_serve import aegis, clean_env, free_port
@@ -105,7 +105,7 @@ def test_a_rebuild_gives_the_same_views_and_replayed_events_are_not_applied_twic
     assert fresh.dump() == live.dump()
     # a batch at an old position changes nothing
     before = fresh.dump()
-    from projections.store import Batch
+    from aegis.projections.store import Batch
 
     again = Batch()
     again.hset("aegis:lobby", gid, {"status": "tampered"})

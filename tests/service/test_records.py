@@ -10,10 +10,10 @@ import subprocess
 import time
 from uuid import UUID
 
-from domain.kernel.rng import commitment_of
-from replay.records import audit, export_lines, import_lines, verify
-from service.games import GameService
-from service.settings import load
+from aegis.domain.kernel.rng import commitment_of
+from aegis.replay.records import audit, export_lines, import_lines, verify
+from aegis.service.games import GameService
+from aegis.service.settings import load
 from tests.api_client import Api
 from tests.system.test_serve import aegis, clean_env
 

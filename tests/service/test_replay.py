@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.everaegis import events as ev
-from domain.everaegis.config import make_config
-from domain.everaegis.narration import _NARRATORS, narrate
-from domain.everaegis.ruleset import RULESET
-from domain.kernel.events import Event
-from domain.simulation import play_game
-from replay.engine import Replay
+from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.narration import _NARRATORS, narrate
+from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.kernel.events import Event
+from aegis.domain.simulation import play_game
+from aegis.replay.engine import Replay
 from tests.api_client import Api
 
 
@@ -45,7 +45,7 @@ def test_every_event_type_has_words():
 
 def test_every_event_type_has_an_evolve_handler():
     """A missing handler would otherwise be found only when a game first emits the event (``evolve.apply``)."""
-    from domain.everaegis.evolve import _APPLY
+    from aegis.domain.everaegis.evolve import _APPLY
 
     classes = {c for c in vars(ev).values() if isinstance(c, type) and issubclass(c, Event) and c is not Event}
     assert {c.TYPE for c in classes - set(_APPLY)} == set()

@@ -12,7 +12,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import Mapper, StoredEvent
 
-from service.aggregate import Game, GameSnapshot
+from aegis.service.aggregate import Game, GameSnapshot
 from tests.api_client import Api
 from tests.conftest import close_app, make_app
 
@@ -136,12 +136,13 @@ def _store_old_snapshot(store: Any, game: Game) -> None:
     fields["log"] = store.payloads(game, 1, game.seq)
     snapshot = GameSnapshot(
         originator_id=game.id, originator_version=game.version, timestamp=GameSnapshot.create_timestamp(),
-        topic="service.aggregate:Game", state=fields,
+        topic="service.aggregate:Game", state=fields,  # the module's name before the package was named aegis
     )
     plain: Mapper[UUID] = Mapper(transcoder=store.construct_transcoder())
     stored = plain.to_stored_event(snapshot)
     body = json.loads(stored.state)
     assert body.pop("class_version") == 3
     body["class_version"] = 2
-    old = StoredEvent(stored.originator_id, stored.originator_version, stored.topic, json.dumps(body).encode())
+    old_topic = stored.topic.replace("aegis.service.", "service.")
+    old = StoredEvent(stored.originator_id, stored.originator_version, old_topic, json.dumps(body).encode())
     store.snapshots.recorder.insert_events([old])

@@ -14,10 +14,10 @@ from uuid import UUID
 
 import pytest
 
-from api import create_app
-from service import tickets, tokens
-from service.games import GameService
-from service.settings import load
+from aegis.api import create_app
+from aegis.service import tickets, tokens
+from aegis.service.games import GameService
+from aegis.service.settings import load
 from tests.api.test_stream import _lines, sse, ticket_for
 from tests.api_client import Api, command_of
 from tests.conftest import close_app

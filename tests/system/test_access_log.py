@@ -30,8 +30,8 @@ SERVERS = {
     "in-process": lambda port: aegis("serve", "--port", str(port)),
     "aegis-gunicorn": lambda port: aegis("serve", "--port", str(port), "--workers", "1"),
     "gunicorn-access-log": lambda port: [
-        *(sys.executable, "-m", "gunicorn", "-w", "1", "-k", "api.workers.Worker"),
-        *("-b", f"127.0.0.1:{port}", "--access-logfile", "-", "api.asgi:app"),
+        *(sys.executable, "-m", "gunicorn", "-w", "1", "-k", "aegis.api.workers.Worker"),
+        *("-b", f"127.0.0.1:{port}", "--access-logfile", "-", "aegis.api.asgi:app"),
     ],
     "werkzeug": lambda port: aegis("serve", "--port", str(port), "--server", "wsgi"),
 }

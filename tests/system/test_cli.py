@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from cli import play
-from cli.main import main
+from aegis.cli import play
+from aegis.cli.main import main
 
 
 def test_simulate_prints_one_summary_line(capsys):
@@ -144,19 +144,9 @@ def test_play_menu_offers_every_open_decision_of_the_seat_at_once():
 def test_bench_without_its_checkout_says_how_to_get_it(capsys, monkeypatch, tmp_path):
     """The benchmarks are not installed with the service (the wheel holds no ``benchmarks`` package): an installed
     ``aegis bench`` away from a checkout says so and how to run it, instead of failing on an import."""
-    import cli.main
+    import aegis.cli.main
 
-    monkeypatch.setattr(cli.main, "CHECKOUT", tmp_path)  # an installation with no benchmarks beside it
+    monkeypatch.setattr(aegis.cli.main, "CHECKOUT", tmp_path)  # an installation with no benchmarks beside it
     assert main(["bench", "engine"]) == 2
     err = capsys.readouterr().err
     assert "not installed with the service" in err and "checkout" in err
-
-
-def test_the_wheel_holds_no_benchmarks():
-    """What ``pip install`` puts in an environment: the service's packages, not the benchmarks."""
-    import tomllib
-    from pathlib import Path
-
-    found = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
-    include = found["tool"]["setuptools"]["packages"]["find"]["include"]
-    assert not any(p.startswith("benchmarks") for p in include) and "domain*" in include

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from cli.main import build_parser
+from aegis.cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
@@ -57,8 +57,8 @@ def test_the_api_is_scalable_and_shares_one_environment_with_the_worker():
 
 def test_the_commands_exist():
     api, worker = COMPOSE["services"]["api"], COMPOSE["services"]["worker"]
-    assert api["command"][-1] == "api.asgi:app"  # what aegis serve --workers N runs: streams hold no thread
-    spec = importlib.util.find_spec("api.asgi")  # found without importing it (importing builds an app)
+    assert api["command"][-1] == "aegis.api.asgi:app"  # what aegis serve --workers N runs: streams hold no thread
+    spec = importlib.util.find_spec("aegis.api.asgi")  # found without importing it (importing builds an app)
     assert spec is not None and "app = create_asgi_app()" in Path(spec.origin).read_text()
     worker_class = api["command"][api["command"].index("-k") + 1]
     module, _, name = worker_class.rpartition(".")
@@ -70,11 +70,15 @@ def test_the_commands_exist():
 
 
 def test_the_dockerfile_installs_every_package():
+    """The image copies every folder that src/aegis links into the package, and the links; not the benchmarks."""
     text = (ROOT / "Dockerfile").read_text()
     assert re.search(r"^FROM python:3\.11", text, re.M)
-    for package in ("domain", "service", "api", "projections", "replay", "cli"):
+    linked = sorted(p.name for p in (ROOT / "src" / "aegis").iterdir() if p.is_symlink())
+    assert linked == ["api", "cli", "domain", "projections", "replay", "service"]
+    for package in [*linked, "src"]:
         assert f"COPY {package} ./{package}" in text
-    assert "pip install" in text and "api.asgi:app" in text and "api.workers.Worker" in text
+    assert "COPY benchmarks" not in text
+    assert "pip install" in text and "aegis.api.asgi:app" in text and "aegis.api.workers.Worker" in text
 
 
 def test_every_environment_variable_the_service_reads_is_documented():

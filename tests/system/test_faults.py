@@ -22,11 +22,11 @@ from uuid import UUID
 
 import pytest
 
+from aegis.service.aggregate import Game
+from aegis.service.games import GameStore
+from aegis.service.settings import load
 from benchmarks.harness import PG, RedisServer, Service, postgres_env, read_json
 from benchmarks.loadgen import GameBot, Http, Load, Record, run_load
-from service.aggregate import Game
-from service.games import GameStore
-from service.settings import load
 from tests.api.test_stream import sse
 from tests.conftest import need_server, pg_schema
 
@@ -330,8 +330,8 @@ def _state(pid: int) -> str:
 
 _START_STORE = """
 import os, sys, time
-from service.games import GameStore
-from service.settings import load
+from aegis.service.games import GameStore
+from aegis.service.settings import load
 while not os.path.exists(sys.argv[1]):
     time.sleep(0.001)
 GameStore(load()).close()

@@ -26,7 +26,7 @@ def free_port() -> int:
 
 
 def aegis(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cli.main", *args]
+    return [sys.executable, "-m", "aegis.cli.main", *args]
 
 
 def clean_env() -> dict[str, str]:
@@ -142,7 +142,7 @@ def test_every_command_has_help(command):
 def test_play_is_woken_by_the_next_event_while_others_play(tmp_path):
     """aegis play waits for other players on the game's event stream (its doorbell): it rings when the stream opens
     (the view), stays quiet while nothing happens, and rings when another player moves."""
-    from cli.play import Client, Doorbell
+    from aegis.cli.play import Client, Doorbell
     from tests.api_client import command_of
 
     port = free_port()

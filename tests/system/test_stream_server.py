@@ -121,7 +121,7 @@ def test_two_hundred_open_streams_leave_health_and_commands_answered(tmp_path, r
     finally:
         for s in streams:
             s.close()
-        from projections.store import RedisViewStore
+        from aegis.projections.store import RedisViewStore
 
         RedisViewStore(env["REDIS_URL"], prefix).clear()
 
