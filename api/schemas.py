@@ -11,7 +11,6 @@ from typing import Any, TypeVar
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from aegis.domain.bots import BOTS
 from aegis.domain.everaegis.catalog import ACTIONS
 from aegis.domain.everaegis.classic import TEXT_KNOWN
 from aegis.domain.everaegis.config import GAMES, MAX_SEATS, MIN_SEATS, OPTIONS, SELECTIONS, VARIANTS
@@ -20,6 +19,7 @@ from aegis.service.names import MAX_NAME
 from aegis.service.rulesets import RULESETS
 from aegis.service.settings import MAX_CLOCK, MIN_CLOCK
 
+BOTS = sorted({name for rules in RULESETS.values() for name in rules.bots})  # every hosted ruleset's bots
 STATUSES = ("lobby", "active", "finished", "cancelled", "expired")
 CLOCK = f"0 (no clock) or {MIN_CLOCK:g} to {MAX_CLOCK:g} seconds"
 SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1}
@@ -263,7 +263,7 @@ class PersonSeatIn(Strict):
 class BotSeatIn(Strict):
     """A bot's seat, played by the server: no name, no entropy, no player key."""
 
-    bot = fields.String(required=True, metadata={"enum": list(BOTS), "description": "the bot that plays the seat"})
+    bot = fields.String(required=True, metadata={"enum": BOTS, "description": "the bot that plays the seat"})
 
 
 class TakeSeatIn(PersonSeatIn):

@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any
 
-from aegis.domain.bots import make_bot
+from aegis.domain.everaegis.bots import make_bot
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.ruleset import RULESET
 

@@ -8,12 +8,12 @@ from typing import Any
 
 
 def check(args: argparse.Namespace) -> int:
-    from aegis.domain.everaegis.classic import CatalogError
+    from aegis.domain.kernel.errors import MalformedCommand
     from aegis.service.settings import read_catalog
 
     try:
         catalog = read_catalog(args.file)
-    except CatalogError as err:
+    except MalformedCommand as err:
         print(f"aegis check-catalog: {err.message}", file=sys.stderr)
         return 1
     missing = catalog.playable_without_text()

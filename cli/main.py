@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from aegis.cli import catalog, game_options, play, project, records, serve
-from aegis.domain.bots import BOTS
+from aegis.domain.everaegis.bots import BOTS
 from aegis.domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
 from aegis.domain.kernel.errors import DomainError
 

@@ -20,7 +20,7 @@ import urllib.request
 from typing import Any, TextIO
 
 from aegis.cli import game_options
-from aegis.domain.bots import BOTS
+from aegis.domain.everaegis.bots import BOTS
 from aegis.domain.kernel.prompts import Option
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aegis.domain.bots import make_bot
+from aegis.domain.everaegis.bots import make_bot
 from aegis.domain.everaegis.classic import ClassicCatalog
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.flow import waiting

@@ -95,8 +95,8 @@ class Projector:
         rules = ruleset_named(game.ruleset)
         log = self.app.payloads(game, 1, game.seq)
         summary = rules.summarize(rules.make_config(game.started_config), [event_from_dict(e) for e in log])
-        variant = "+".join(game.spec.get("variants", []))
-        row = {"id": str(game.id), "ruleset": game.ruleset, "variant": variant, "rigged": game.rigged, "finished_at": at}
+        row = {"id": str(game.id), "ruleset": game.ruleset, "variant": rules.variant(game.spec), "rigged": game.rigged}
+        row["finished_at"] = at
         for key, listed in players.finish(records, row, summary, seats).items():
             batch.hset(PLAYERS, key, records[key])
             batch.hset(player_games_key(key), str(game.id), listed)

@@ -28,7 +28,6 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import EventStore, IntegrityError, Mapper, PersistenceError
 
-from aegis.domain.bots import BOTS, make_bot
 from aegis.domain.kernel.errors import DomainError, MalformedCommand
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
@@ -49,10 +48,11 @@ from aegis.service.views import ViewCache
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 SAVE_ATTEMPTS = 8
-TIMEOUT_BOT = "cautious"  # decides for a seat whose clock ran out, and plays an abandoned seat (ruling S3)
 DEFAULT_TIMEOUTS_TO_FORFEIT = 3
 MAX_TIMEOUTS_TO_FORFEIT = 100
 MAX_CONTRIBUTION = 200  # characters of a creator's seed or a seat's entropy
+# What a game's creation names for the service itself; every other field is the ruleset's (``make_config``).
+SERVICE_FIELDS = frozenset({"ruleset", "seed", "exact_seed", "setup", "turn_seconds", "timeouts_to_forfeit"})
 LIFECYCLE = ("Created", "StartRequested", "Finished", "Cancelled")  # the events that change a game's status
 
 
@@ -290,18 +290,9 @@ class GameService:
     def create_game(self, spec: dict[str, Any]) -> tuple[UUID, str, str | None]:
         """Validate and store a new game; returns its id, the host token (shown once) and the commitment to the
         server's secret (None for a rigged game)."""
-        rules = _ruleset(spec.get("ruleset", rulesets.DEFAULT))
-        config_spec = {
-            "seats": spec.get("seats"),
-            "variants": spec.get("variant", "simpleton"),
-            "reaction_seconds": spec.get("reaction_seconds", self.settings.reaction_seconds),
-            "options": spec.get("options") or {},
-            "mobs": spec.get("mobs") or (),
-        }
-        if spec.get("first_player") is not None:
-            config_spec["first_player"] = spec["first_player"]
-        if spec.get("selection") is not None:
-            config_spec["selection"] = spec["selection"]
+        rules = _ruleset(spec.get("ruleset", rulesets.DEFAULT))  # None when several are hosted: it must be named
+        config_spec = {k: v for k, v in spec.items() if k not in SERVICE_FIELDS and v is not None}
+        config_spec.setdefault("reaction_seconds", self.settings.reaction_seconds)
         try:
             config = rules.make_config(config_spec)
             components = rules.components(config, self.settings.catalog)
@@ -333,7 +324,7 @@ class GameService:
             seeding="exact" if exact else "mixed",
             expires_at=now + self.settings.lobby_ttl,
         )
-        _fill_mob_seats(game)
+        _fill_seats_of_the_rules(game)
         self.store.save(game)
         self._saved(game)
         return game.id, host_token, game.commitment
@@ -348,8 +339,6 @@ class GameService:
         entropy: str | None = None,
     ) -> tuple[int, str | None]:
         """Seat a person (a registered player with their player key, or a guest) or a bot."""
-        if bot is not None and bot not in BOTS:
-            raise BadRequest(f"unknown bot {bot!r}; bots: {', '.join(BOTS)}")
         if bot is not None and (player_key is not None or entropy is not None):
             raise BadRequest("a bot seat takes no player key and no entropy")
         label = names.normal(name) if name is not None else None
@@ -375,6 +364,9 @@ class GameService:
                 return -1
             if game.status != "lobby":
                 raise Conflict(f"the game is {game.status}: no seat can be taken")
+            bots = ruleset_named(game.ruleset).bots
+            if bot is not None and bot not in bots:
+                raise BadRequest(f"unknown bot {bot!r}; bots: {', '.join(bots)}")
             if len(game.seats) >= game.spec["seats"]:
                 raise Conflict(f"all {game.spec['seats']} seats are taken")
             seat = len(game.seats)
@@ -389,7 +381,7 @@ class GameService:
                     f"a seat of this game is already named {chosen!r}: names are unique within a game", kind="name-taken"
                 )
             seat = game.take_seat(chosen, bot, tokens.token_hash(token) if token else None, player, contribution)
-            _fill_mob_seats(game)
+            _fill_seats_of_the_rules(game)
             return seat
 
         _, seat = self._change(game_id, change)
@@ -554,10 +546,11 @@ class GameService:
     def _bot(self, game: Game, seat: int) -> Any:
         """The bot that plays ``seat`` now: its own, or the one that stands in for a person (ruling S3)."""
         seed = int.from_bytes(hashlib.sha256(f"{game.seed}#{seat}#{game.seq}".encode()).digest()[:8], "big")
-        return make_bot(game.seats[seat]["bot"] or TIMEOUT_BOT, seed)
+        rules = ruleset_named(game.ruleset)
+        return rules.bots[game.seats[seat]["bot"] or rules.stand_in_bot](seed)
 
     def _time_out(self, game: Game, rules: Ruleset, seat: int, deadline: float, now: float) -> None:
-        """The seat's clock ran out: the cautious bot decides for it, recorded as a timeout (ruling S3); after
+        """The seat's clock ran out: the ruleset's stand-in bot decides for it, recorded as a timeout (ruling S3); after
         ``timeouts_to_forfeit`` in a row the seat is abandoned to the bot for the rest of the game."""
         state = game.state
         kinds = game.clock_kinds[str(seat)]
@@ -684,7 +677,7 @@ def setup_events(rules: Ruleset, game: Game, config: Any, now: float) -> list[Ev
 
 def _ruleset(name: Any) -> Ruleset:
     if not isinstance(name, str):
-        raise BadRequest(f"'ruleset' must be a name, e.g. {rulesets.DEFAULT}")
+        raise BadRequest(f"'ruleset' must be the name of a ruleset this service hosts: {', '.join(rulesets.RULESETS)}")
     try:
         return ruleset_named(name)
     except MalformedCommand as err:
@@ -726,9 +719,9 @@ def _contribution(value: Any, what: str) -> str | None:
     return value
 
 
-def _fill_mob_seats(game: Game) -> None:
-    """R173: nobody takes a mob's seat; each is filled as soon as the seats before it are taken. The
-    D8 plays it inside the rules' own flow, so the server never moves for a mob."""
-    mobs = set(game.spec.get("mobs", ()))
-    while len(game.seats) < game.spec["seats"] and len(game.seats) in mobs:
-        game.take_seat(f"Mob {len(game.seats)}", None, None)
+def _fill_seats_of_the_rules(game: Game) -> None:
+    """Nobody takes a seat the rules play themselves (``Ruleset.seated_by_rules``); each is filled as soon as the
+    seats before it are taken, and the server never moves for it."""
+    by_rules = ruleset_named(game.ruleset).seated_by_rules(game.spec)
+    while len(game.seats) < game.spec["seats"] and len(game.seats) in by_rules:
+        game.take_seat(by_rules[len(game.seats)], None, None)

@@ -1,23 +1,36 @@
-"""The rulesets the service can host, by name (a ruleset is a plug-in: see ``domain.kernel.ruleset``)."""
+"""The rulesets the service can host, by name. A ruleset is a plug-in (``domain.kernel.ruleset.Ruleset``) that an
+installed distribution declares under the entry-point group ``aegis.rulesets`` (``name = "module:OBJECT"``); this
+project declares Ever Aegis in its ``pyproject.toml``. The service learns about a game only through that protocol."""
 
 from __future__ import annotations
 
-from aegis.domain.everaegis import events as everaegis_events
-from aegis.domain.everaegis.decide import COMMANDS as EVER_AEGIS_COMMANDS
-from aegis.domain.everaegis.ruleset import RULESET as EVER_AEGIS
+from importlib.metadata import entry_points
+
 from aegis.domain.kernel.decisions import Registry
 from aegis.domain.kernel.errors import MalformedCommand
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.ruleset import Ruleset
 
-RULESETS: dict[str, Ruleset] = {EVER_AEGIS.name: EVER_AEGIS}
-DEFAULT = EVER_AEGIS.name  # the ruleset of a game created without one
-EVENT_TYPES: dict[str, list[type[Event]]] = {
-    EVER_AEGIS.name: [
-        cls for cls in vars(everaegis_events).values() if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
-    ]
-}
-COMMANDS: dict[str, Registry] = {EVER_AEGIS.name: EVER_AEGIS_COMMANDS}  # every command type, from the decision kinds
+GROUP = "aegis.rulesets"
+
+
+def _installed() -> dict[str, Ruleset]:
+    found: dict[str, Ruleset] = {}
+    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+        rules = point.load()
+        if point.name != rules.name:
+            raise RuntimeError(f"entry point {GROUP}:{point.name} loads the ruleset {rules.name!r}: the names must agree")
+        found.setdefault(rules.name, rules)  # the same distribution seen twice on the path: the first wins
+    if not found:
+        raise RuntimeError(f"no ruleset is installed (entry-point group {GROUP}): install the project with pip first")
+    return found
+
+
+RULESETS: dict[str, Ruleset] = _installed()
+# The ruleset of a game created without one: the one that is installed. With several, a game must name its own.
+DEFAULT: str | None = next(iter(RULESETS)) if len(RULESETS) == 1 else None
+EVENT_TYPES: dict[str, list[type[Event]]] = {name: list(rules.event_types) for name, rules in RULESETS.items()}
+COMMANDS: dict[str, Registry] = {name: rules.commands for name, rules in RULESETS.items()}  # every command type
 
 
 def ruleset_named(name: str) -> Ruleset:

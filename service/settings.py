@@ -7,17 +7,17 @@ only fills in the embedded defaults: a SQLite file under ``./var/``.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from aegis.domain.everaegis.classic import CatalogError, ClassicCatalog, shipped, validate
 from aegis.domain.kernel.errors import MalformedCommand
 from aegis.service.postgres import FACTORY_TOPIC  # the library's PostgreSQL factory, failing fast
+from aegis.service.rulesets import DEFAULT, ruleset_named
 
 SQLITE = "eventsourcing.sqlite"
 MIN_CLOCK, MAX_CLOCK = 1.0, 7 * 86400.0  # a decision clock's range in seconds (0: no clock)
@@ -39,7 +39,7 @@ class Settings:
     redis_prefix: str = "aegis:"
     projector: str = "in-process"  # or "worker": a separate `aegis project` process keeps the projections
     view_wait: float = 0.5
-    catalog: ClassicCatalog | None = None  # AEGIS_CATALOG: Classic texts from the physical game (None: shipped)
+    catalog: Any = None  # AEGIS_CATALOG: the default ruleset's component texts, from the physical game (None: shipped)
     turn_seconds: float = 120.0  # AEGIS_TURN_SECONDS: default decision clock of new games (0: none)
     lobby_ttl: float = 86400.0  # AEGIS_LOBBY_TTL: a game not started this many seconds after its creation expires
     max_body: int = 65536  # AEGIS_MAX_BODY: bytes a request body may hold (a larger one gets a 413)
@@ -156,22 +156,22 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
-def read_catalog(path: str) -> ClassicCatalog:
-    """A Classic catalog file (the texts of your physical game), checked against the box; every error names
-    the file, the entry and the problem."""
+def read_catalog(path: str) -> Any:
+    """A catalog file of the default ruleset's component texts (Ever Aegis: the Classic texts of your physical game),
+    checked by the ruleset (``Ruleset.read_catalog``); every error names the file, the entry and the problem."""
+    rules = ruleset_named(DEFAULT or "")
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except OSError as err:
-        raise CatalogError(f"{path}: cannot read the catalog: {err.strerror}") from None
+        raise MalformedCommand(f"{path}: cannot read the catalog: {err.strerror}") from None
     except json.JSONDecodeError as err:
-        raise CatalogError(f"{path}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+        raise MalformedCommand(f"{path}: not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
     try:
-        catalog = validate(data, against=shipped())
-    except CatalogError as err:
-        raise CatalogError(f"{path}: {err.message}", rule=err.rule) from None
-    return dataclasses.replace(catalog, source=f"AEGIS_CATALOG {os.path.basename(path)} sha256:{digest}")
+        return rules.read_catalog(data, f"{os.path.basename(path)} sha256:{digest}")
+    except MalformedCommand as err:
+        raise MalformedCommand(f"{path}: {err.message}", rule=err.rule) from None
 
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:

@@ -80,16 +80,17 @@ class ViewCache:
 def seats_of(game: Game) -> list[dict[str, Any]]:
     """Who sits where: a registered player (``player``), a guest, a bot or a mob; and whether the server plays the
     seat now (``autoplayed``: it resigned, or its player ran out of time too often)."""
-    mobs = game.spec.get("mobs", ())
-    served = set(ruleset_named(game.ruleset).autoplayed(game.state)) if game.config is not None else set()
+    rules = ruleset_named(game.ruleset)
+    by_rules = rules.seated_by_rules(game.spec)
+    served = set(rules.autoplayed(game.state)) if game.config is not None else set()
     return [
         {
             "seat": s["seat"],
             "name": s["name"],
             "bot": s["bot"],
-            "mob": s["seat"] in mobs,
+            "mob": s["seat"] in by_rules,  # the contract's word for a seat the rules play
             "player": s.get("player"),
-            "guest": not s["bot"] and s["seat"] not in mobs and not s.get("player"),
+            "guest": not s["bot"] and s["seat"] not in by_rules and not s.get("player"),
             "autoplayed": s["seat"] in served,
         }
         for s in game.seats
@@ -114,7 +115,7 @@ def summary_of(game: Game) -> dict[str, Any]:
     return {
         "id": str(game.id),
         "ruleset": game.ruleset,
-        "variant": "+".join(game.spec.get("variants", [])),
+        "variant": ruleset_named(game.ruleset).variant(game.spec),
         "status": game.status,
         "seats": game.spec["seats"],
         "seats_free": game.spec["seats"] - len(game.seats),

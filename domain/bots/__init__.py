@@ -1,11 +1,7 @@
-"""Bots: players that know only their own view and choose among ``legal_commands``."""
+"""Bots that fit any ruleset: players that know only their own view and choose among its prompts. A ruleset names
+the bots that play it (``Ruleset.bots``), with bots of its own beside these (Ever Aegis: ``everaegis.bots``)."""
 
-from collections.abc import Callable
-
-from aegis.domain.bots.base import Bot, make_bot
-from aegis.domain.bots.cautious import CautiousBot
+from aegis.domain.bots.base import Bot, pick_group_then_option
 from aegis.domain.bots.random_bot import RandomBot
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "cautious": CautiousBot}
-
-__all__ = ["BOTS", "Bot", "CautiousBot", "RandomBot", "make_bot"]
+__all__ = ["Bot", "RandomBot", "pick_group_then_option"]

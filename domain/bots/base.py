@@ -23,12 +23,3 @@ def pick_group_then_option(rng: random.Random, options: list[Option]) -> dict[st
         groups.setdefault(o.group, []).append(o)
     group = rng.choice(sorted(groups))
     return rng.choice(groups[group]).pick(rng)
-
-
-def make_bot(kind: str, seed: int) -> Bot:
-    from aegis.domain.bots import BOTS
-
-    try:
-        return BOTS[kind](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {kind!r}; bots: {', '.join(BOTS)}") from None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from aegis.domain.everaegis import audit as _audit
 from aegis.domain.everaegis import components as _components
 from aegis.domain.everaegis import decide as _decide
+from aegis.domain.everaegis import events as _events
 from aegis.domain.everaegis import evolve as _evolve
 from aegis.domain.everaegis import flow as _flow
 from aegis.domain.everaegis import narration as _narration
@@ -15,7 +17,8 @@ from aegis.domain.everaegis import prompts as _prompts
 from aegis.domain.everaegis import redaction as _redaction
 from aegis.domain.everaegis import rig as _rig
 from aegis.domain.everaegis import statistics as _statistics
-from aegis.domain.everaegis.classic import ClassicCatalog, shipped
+from aegis.domain.everaegis.bots import BOTS
+from aegis.domain.everaegis.classic import ClassicCatalog, shipped, validate
 from aegis.domain.everaegis.config import Config, make_config
 from aegis.domain.everaegis.state import GameState, decode_state, encode_state
 from aegis.domain.kernel.events import Event
@@ -27,6 +30,12 @@ class EverAegis:
     name = "ever-aegis"
     window_kinds = _decide.COMMANDS.windows  # react, undo: closed at their own deadlines (close_window, close_undo)
     system_commands = _decide.COMMANDS.system  # close_window, close_undo, timeout
+    event_types: Sequence[type[Event]] = tuple(
+        cls for cls in vars(_events).values() if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
+    )
+    commands = _decide.COMMANDS
+    bots: Mapping[str, Callable[[int], Any]] = BOTS  # random and cautious
+    stand_in_bot = "cautious"  # plays like a careful person: it calls only what its own view proves (ruling S3)
 
     def make_config(self, spec: dict[str, Any]) -> Config:
         return make_config(
@@ -39,6 +48,17 @@ class EverAegis:
             selection=spec.get("selection"),
             mobs=spec.get("mobs", ()),
         )
+
+    def seated_by_rules(self, spec: dict[str, Any]) -> dict[int, str]:
+        """Mobs (R173): played by the D8 inside the rules' own flow, so the server never moves for one."""
+        return {seat: f"Mob {seat}" for seat in spec.get("mobs", ())}
+
+    def variant(self, spec: dict[str, Any]) -> str:
+        return "+".join(spec.get("variants", []))
+
+    def read_catalog(self, data: Any, source: str) -> ClassicCatalog:
+        """A Classic catalog (the texts of your physical game), checked against the box (``classic.validate``)."""
+        return dataclasses.replace(validate(data, against=shipped()), source=f"AEGIS_CATALOG {source}")
 
     def start(
         self,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
+from aegis.domain.kernel.decisions import Registry
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.prompts import Prompt
 from aegis.domain.kernel.redaction import Perspective
@@ -28,9 +29,30 @@ class Ruleset(Protocol):
     """Prompt kinds the ruleset closes at its own deadlines (``deadline``/``close_command``): never timed out."""
     system_commands: frozenset[str]
     """Command types only the service may send (no seat sends them)."""
+    event_types: Sequence[type[Event]]
+    """Every event class the ruleset records: the store resolves each by its ``TYPE``."""
+    commands: Registry
+    """Every command type a seat or the service may send, from the ruleset's decision kinds (for the API's schemas)."""
+    bots: Mapping[str, Callable[[int], Any]]
+    """The bots that may take a seat, by name: each made from a seed, with ``choose(view, prompts)`` (``domain.bots``)."""
+    stand_in_bot: str
+    """The bot (one of ``bots``) that decides for a seat whose clock ran out, and plays an abandoned seat (ruling S3)."""
 
     def make_config(self, spec: dict[str, Any]) -> Any:
         """Validate a game's configuration (raise ``MalformedCommand`` with the rule that limits it)."""
+
+    def seated_by_rules(self, spec: dict[str, Any]) -> dict[int, str]:
+        """Seats nobody takes, played by the rules themselves (Ever Aegis: mobs, R173), with their names, for a game
+        of ``spec`` (its configuration as the service stores it: ``make_config(...).to_dict()``). The service fills
+        each as soon as the seats before it are taken."""
+
+    def variant(self, spec: dict[str, Any]) -> str:
+        """The label of the variant of a game of ``spec`` (as stored), as the lobby lists and filters it."""
+
+    def read_catalog(self, data: Any, source: str) -> Any:
+        """The ruleset's component texts from a file a host supplies (``AEGIS_CATALOG``, already parsed as JSON), for
+        ``components``; ``source`` names the file in the games that use it. Raises ``MalformedCommand`` naming what is
+        wrong."""
 
     def start(
         self,

@@ -11,7 +11,7 @@ import jsonschema_rs  # schemathesis's JSON Schema validator
 import pytest
 
 from aegis.api.openapi import EXAMPLES, PATHS, document
-from aegis.domain.bots import make_bot
+from aegis.domain.everaegis.bots import make_bot
 from aegis.domain.everaegis.config import MAX_SEATS, MIN_SEATS, OPTIONS, make_config
 from aegis.domain.everaegis.decide import COMMANDS
 from aegis.domain.everaegis.rig import RIG_KEYS

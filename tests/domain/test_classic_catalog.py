@@ -178,13 +178,14 @@ def _harbor_effect(data):
     ids=["typo", "missing-field", "unknown-step", "bad-item-count", "bad-estate-count"],
 )
 def test_a_bad_catalog_file_is_refused_naming_the_file_the_entry_and_the_problem(tmp_path, change, entry, problem):
+    from aegis.domain.kernel.errors import MalformedCommand
     from aegis.service.settings import read_catalog
 
     data = _raw()
     change(data)
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(CatalogError) as err:
+    with pytest.raises(MalformedCommand) as err:
         read_catalog(str(path))
     message = err.value.message
     assert message.startswith(f"{path}: catalog: ") and entry in message and problem in message, message

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aegis.domain.bots import make_bot
+from aegis.domain.everaegis.bots import make_bot
 from aegis.domain.everaegis.evolve import closes_undo, fold
 from aegis.domain.everaegis.flow import waiting
 from aegis.domain.everaegis.narration import narrate

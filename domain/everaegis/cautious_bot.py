@@ -10,7 +10,7 @@ import random
 from math import comb
 from typing import Any
 
-from aegis.domain.bots.base import pick_group_then_option
+from aegis.domain.bots import pick_group_then_option
 from aegis.domain.everaegis.catalog import CATALOG
 from aegis.domain.kernel.prompts import Option, Prompt
 
