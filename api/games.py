@@ -7,11 +7,12 @@ from typing import Any
 from uuid import UUID
 
 from flask import Blueprint, Response, current_app, json, request, url_for
-from marshmallow import Schema
+from marshmallow import Schema, ValidationError
 
-from aegis.api import schemas
+from aegis.api import ruleset_schemas, schemas
 from aegis.service.errors import BadRequest, NotFound, Unauthorized, Unavailable
 from aegis.service.games import GameService
+from aegis.service.rulesets import RULESETS
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
 MAX_KEY = 200
@@ -93,7 +94,16 @@ def answer(schema: Schema, data: Any, status: int = 200, **headers: str) -> Resp
 
 @bp.post("")
 def create_game() -> Response:
-    spec = body(schemas.built(schemas.CreateGameIn))
+    loader = schemas.built(schemas.CreateGameIn)
+    spec = body(loader)
+    rules = RULESETS.get(spec.get("ruleset") or "")
+    if rules is not None:  # an unknown ruleset is refused by the service, naming those it hosts
+        shape, ranges = ruleset_schemas.creation_errors(rules.shapes, {k: v for k, v in spec.items() if k not in loader.fields})
+        if shape:
+            raise ValidationError(shape)
+        if ranges:
+            service().configure(spec)  # the rules refuse what they check, naming the rule
+            raise ValidationError(ranges)  # what they let through is still outside the documented range
     gid, host_token, commitment = service().create_game(spec)
     location = url_for("games.view", gid=str(gid))
     created = {"id": str(gid), "host_token": host_token, "commitment": commitment}

@@ -16,7 +16,7 @@ from flask import Blueprint, Response, json
 
 from aegis.api import ruleset_schemas, schemas
 from aegis.api.games import MAX_KEY
-from aegis.service.rulesets import COMMANDS, EVENT_TYPES
+from aegis.service.rulesets import COMMANDS, EVENT_TYPES, RULESETS
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 DOCS_PAGE = Path(__file__).with_name("static") / "docs.html"
@@ -405,63 +405,6 @@ PATHS: dict[str, dict[str, Any]] = {
 }
 
 
-_WAR_TARGET: dict[str, Any] = {
-    "name": "target",
-    "min": 1,
-    "max": 1,
-    "distinct": True,
-    "ordered": False,
-    "choices": [{"label": "Bob", "value": 1}, {"label": "Cid", "value": 2}],
-}
-_WAR_OPTION = {
-    "label": "War on …",
-    "command": {"type": "declare", "seat": 0, "action": "war"},
-    "group": "war",
-    "params": [_WAR_TARGET],
-}
-EXAMPLES: dict[str, Any] = {  # from a real game (simpleton, 3 seats; the prompt with 3 of its 9 options)
-    "ChoiceOut": _WAR_TARGET["choices"][0],
-    "ParamOut": _WAR_TARGET,
-    "OptionOut": _WAR_OPTION,
-    "PromptOut": {
-        "seat": 0,
-        "kind": "declare",
-        "text": "Ann: use 1 of your 8 actions (R28, A6)",
-        "deadline": None,
-        "free": False,
-        "about": None,
-        "options": [
-            {
-                "label": "Recruit",
-                "command": {"type": "declare", "seat": 0, "action": "recruit"},
-                "group": "recruit",
-                "params": [],
-            },
-            _WAR_OPTION,
-            {
-                "label": "Library: SANCTION …",
-                "command": {"type": "declare", "seat": 0, "action": "library"},
-                "group": "library",
-                "params": [
-                    {
-                        "name": "sanctions",
-                        "min": 2,
-                        "max": 2,
-                        "distinct": True,
-                        "ordered": False,
-                        "choices": [
-                            {"label": "Bob's War", "value": {"seat": 1, "action": "war"}},
-                            {"label": "Cid's Temple", "value": {"seat": 2, "action": "temple"}},
-                        ],
-                    }
-                ],
-            },
-        ],
-    },
-    "DeclareCommand": {"type": "declare", "action": "war", "target": 2, "expected_seq": 41},
-    "ReactCommand": {"type": "react", "window": 3, "answer": "call"},
-    "ResignCommand": {"type": "resign"},
-}
 
 
 def _documented(self: Any, field: Any, **_: Any) -> dict[str, Any]:
@@ -492,7 +435,8 @@ def document() -> dict[str, Any]:
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     commands = ruleset_schemas.command_schemas(COMMANDS.values())
     events = ruleset_schemas.event_schemas(cls for types in EVENT_TYPES.values() for cls in types)
-    for name, schema in {**commands, **events}.items():
+    hosted = [rules.shapes for rules in RULESETS.values()]
+    for name, schema in {**commands, **events, **ruleset_schemas.components(hosted)}.items():
         spec.components.schema(name, schema)
     spec.components.schema("CommandIn", ruleset_schemas.command_in(commands))
     spec.components.schema("EventOut", ruleset_schemas.event_out(events))
@@ -514,7 +458,12 @@ def document() -> dict[str, Any]:
     for path, operations in PATHS.items():
         spec.path(path=path, operations=operations)
     out = spec.to_dict()
-    for name, example in EXAMPLES.items():
+    found = out["components"]["schemas"]
+    found["CreateGameIn"] = ruleset_schemas.creation_document(found["CreateGameIn"], hosted)
+    tables = sorted({rules.shapes.table for rules in RULESETS.values()})
+    if tables != ["TableOut"]:  # what a view's and a replay's table refer to: one of the hosted rulesets' tables
+        found["TableOut"] = {"oneOf": [_ref(name) for name in tables]}
+    for name, example in {k: v for rules in RULESETS.values() for k, v in rules.shapes.examples.items()}.items():
         out["components"]["schemas"][name]["examples"] = [example]
     return out
 

@@ -4,6 +4,9 @@
   (``domain.kernel.decisions``): its required ``fields``, ``optional`` fields, their ``docs`` and its
   ``summary``; an older type (an alias) is documented as deprecated, with the fields of every kind it may
   answer. ``CommandIn`` is their ``oneOf``, told apart by ``type``.
+- the ruleset's own fields of a game's creation (``Ruleset.shapes``): ``POST /api/games`` checks them against the
+  ruleset's JSON Schema (with the ``jsonschema`` library; a whole number is an integer, 3.0 is not) and the document
+  shows them beside the service's own; the ruleset's named schemas (its table, a rigged position) are components.
 - one event schema per event class (``domain.kernel.events``): its dataclass fields with their types, every
   field required but those a reader may not be shown (``PRIVATE`` and ``SECRET``). ``EventOut`` is their
   ``oneOf``, told apart by ``type``.
@@ -12,14 +15,19 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
 from collections.abc import Iterable
 from typing import Any
 
+from jsonschema import Draft202012Validator, validators
+from jsonschema.protocols import Validator
+
 from aegis.domain.kernel.decisions import DecisionKind, FieldType, Registry
 from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.shapes import Shapes
 
 JSON_TYPES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
 REF = "#/components/schemas/"
@@ -35,6 +43,88 @@ ENVELOPE: dict[str, dict[str, Any]] = {
         "description": "optional: refuse with 409 unless the game is at this seq (nothing happened since you looked)",
     },
 }
+
+
+# ----- a game's creation: the ruleset's fields -----
+
+
+def _whole_number(checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)  # JSON Schema's own would take 3.0
+
+
+_Checking = validators.extend(
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number)
+)
+
+
+def creation_object(shapes: Shapes) -> dict[str, Any]:
+    """The ruleset's fields of a game's creation as one JSON Schema object (refusing any other field)."""
+    return {
+        "type": "object",
+        "properties": dict(shapes.creation["properties"]),
+        "required": list(shapes.creation.get("required", [])),
+        "additionalProperties": False,
+    }
+
+
+@functools.cache
+def _checker(shapes: Shapes) -> Validator:
+    root = {**creation_object(shapes), "components": {"schemas": dict(shapes.components)}}  # what "$ref"s point into
+    checker: Validator = _Checking(root)
+    return checker
+
+
+# What the rules check themselves and refuse naming the rule (a seat beyond the table, an option out of its range): a
+# value of the right type outside a documented range goes to them first (``api/games.py``).
+RANGES = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "uniqueItems", "additionalProperties"})
+
+
+def creation_errors(shapes: Shapes, given: dict[str, Any]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """How ``given``, the fields of a game's creation that are not the service's own, misses the ruleset's declared
+    shape, by field: (errors of type, form or name; values outside a documented range)."""
+    shape: dict[str, list[str]] = {}
+    ranges: dict[str, list[str]] = {}
+    properties = shapes.creation["properties"]
+    for error in _checker(shapes).iter_errors(given):
+        path = [str(p) for p in error.absolute_path]
+        if not path and error.validator == "additionalProperties":
+            for name in sorted(set(given) - set(properties)):
+                shape.setdefault(name, []).append("Unknown field.")
+        elif not path and error.validator == "required":
+            for name in shapes.creation.get("required", []):
+                if name not in given:
+                    shape.setdefault(name, []).append("Missing data for required field.")
+        else:
+            where = f"{'.'.join(path[1:])}: " if len(path) > 1 else ""
+            found = ranges if error.validator in RANGES else shape
+            found.setdefault(path[0] if path else "_schema", []).append(where + error.message)
+    return shape, ranges
+
+
+def creation_document(service_fields: dict[str, Any], every: Iterable[Shapes]) -> dict[str, Any]:
+    """The document of a game's creation: the service's fields (``CreateGameIn``) with every hosted ruleset's."""
+    out = {**service_fields, "properties": dict(service_fields.get("properties", {}))}
+    required = list(service_fields.get("required", []))
+    for shapes in every:
+        for name, schema in shapes.creation["properties"].items():
+            if out["properties"].get(name, schema) != schema:
+                raise ValueError(f"the creation field {name!r} means different things in two rulesets or the service")
+            out["properties"][name] = schema
+        required += [name for name in shapes.creation.get("required", []) if name not in required]
+    return {**out, "required": required, "additionalProperties": False}
+
+
+def components(every: Iterable[Shapes]) -> dict[str, dict[str, Any]]:
+    """Every hosted ruleset's named schemas; a name two rulesets both use must mean the same schema."""
+    out: dict[str, dict[str, Any]] = {}
+    for shapes in every:
+        for name, schema in shapes.components.items():
+            if out.setdefault(name, dict(schema)) != schema:
+                raise ValueError(f"the schema {name!r} means different things in two rulesets")
+    return out
+
+
+# ----- commands -----
 
 
 def _camel(name: str) -> str:

@@ -11,18 +11,14 @@ from typing import Any, TypeVar
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from aegis.domain.everaegis.catalog import ACTIONS
-from aegis.domain.everaegis.classic import TEXT_KNOWN
-from aegis.domain.everaegis.config import GAMES, MAX_SEATS, MIN_SEATS, OPTIONS, SELECTIONS, VARIANTS
 from aegis.service.games import MAX_CONTRIBUTION, MAX_TIMEOUTS_TO_FORFEIT
 from aegis.service.names import MAX_NAME
-from aegis.service.rulesets import RULESETS
+from aegis.service.rulesets import DEFAULT, RULESETS
 from aegis.service.settings import MAX_CLOCK, MIN_CLOCK
 
 BOTS = sorted({name for rules in RULESETS.values() for name in rules.bots})  # every hosted ruleset's bots
 STATUSES = ("lobby", "active", "finished", "cancelled", "expired")
 CLOCK = f"0 (no clock) or {MIN_CLOCK:g} to {MAX_CLOCK:g} seconds"
-SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1}
 PERSPECTIVE = {
     "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["spectator", "omniscient"]}],
     "description": "a seat number, spectator or omniscient",
@@ -57,127 +53,16 @@ class Documented(fields.Raw):
 
 # ----- in -----
 
-_BY_SEAT = "by seat number ('0', '1', ...)"
-_SEAT_FIELD = {"minimum": 0, "maximum": MAX_SEATS - 1}
+class CreateGameIn(Schema):
+    """The service's own fields of a game's creation. Every other field is the ruleset's: checked against the
+    ruleset's declared shape (``Ruleset.shapes.creation``, in ``api/ruleset_schemas.py``), documented beside these."""
 
+    class Meta:
+        unknown = INCLUDE
 
-class HandCard(fields.Field):
-    """A card of a rigged hand: its name, or ``{name, revealed}``."""
-
-    def __init__(self, **kwargs: Any):
-        card = {
-            "type": "object",
-            "properties": {"name": {"type": "string"}, "revealed": {"type": "boolean"}},
-            "required": ["name"],
-            "additionalProperties": False,
-        }
-        super().__init__(metadata={"oneOf": [{"type": "string"}, card]}, **kwargs)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if isinstance(value, str):
-            return value
-        if (
-            isinstance(value, dict)
-            and isinstance(value.get("name"), str)
-            and isinstance(value.get("revealed", False), bool)
-            and set(value) <= {"name", "revealed"}
-        ):
-            return value
-        raise ValidationError('a card name, or {"name": ..., "revealed": true|false}')
-
-
-class TreatyRigIn(Strict):
-    holder = fields.Integer(required=True, strict=True, metadata=_SEAT_FIELD)
-    giver = fields.Integer(required=True, strict=True, metadata=_SEAT_FIELD)
-
-
-class RigIn(Strict):
-    """A rigged position. Its shape is checked here; what it means (the cards there are, the seats of the game)
-    by the rules (``domain/everaegis/rig.py``), whose refusals name what is wrong."""
-
-    deck = fields.List(
-        fields.String(), metadata={"description": "card names, top first (buildings, or a Classic game's estate cards)"}
-    )
-    hands = fields.Dict(
-        keys=fields.String(),
-        values=fields.List(HandCard()),
-        allow_none=True,
-        metadata={"description": f"each seat's cards {_BY_SEAT}: a name, or {{name, revealed}}"},
-    )
-    years = fields.List(
-        fields.List(fields.String()), metadata={"description": "years of card names (the cards left make years of 6)"}
-    )
-    soldiers = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(strict=True, validate=validate.Range(min=0)),
-        allow_none=True,
-        metadata={"description": _BY_SEAT},
-    )
-    wall = fields.Integer(strict=True, allow_none=True, metadata={**_SEAT_FIELD, "description": "who holds the WALL"})
-    treaty = fields.Nested(
-        TreatyRigIn, allow_none=True, metadata={"description": "the TREATY's holder and who gave it (two players)"}
-    )
-    brigs = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(strict=True, validate=validate.Range(min=0)),
-        allow_none=True,
-        metadata={"description": _BY_SEAT},
-    )
-    sanctions = fields.Dict(
-        keys=fields.String(),
-        values=fields.List(fields.String(validate=validate.OneOf(ACTIONS)), metadata={"uniqueItems": True}),
-        allow_none=True,
-        metadata={"description": f"the actions SANCTIONED {_BY_SEAT}"},
-    )
-    first_player = fields.Integer(strict=True, metadata={**_SEAT_FIELD, "description": "who plays first (default 0)"})
-    leaders = fields.Dict(
-        keys=fields.String(), values=fields.String(), allow_none=True, metadata={"description": f"Classic leader mats {_BY_SEAT}"}
-    )
-    items = fields.Dict(
-        keys=fields.String(),
-        values=fields.List(fields.String()),
-        allow_none=True,
-        metadata={"description": f"Classic items held {_BY_SEAT}"},
-    )
-    dictator = fields.String(allow_none=True, metadata={"description": "Dictator: the mat nobody leads (R168)"})
-    dice = fields.List(
-        fields.Integer(strict=True, validate=validate.Range(1, 8)),
-        allow_none=True,
-        metadata={"description": "the next D8 results a mob rolls, in order (R173)"},
-    )
-
-
-class CreateGameIn(Strict):
     ruleset = fields.String(
-        load_default="ever-aegis",
+        load_default=DEFAULT,  # None when several are hosted: a game names its own
         metadata={"enum": list(RULESETS), "description": f"the ruleset; this service hosts {', '.join(RULESETS)}"},
-    )
-    variant = fields.String(
-        load_default="simpleton",
-        validate=validate.Length(1, 100),
-        metadata={
-            "description": f"the game ({' or '.join(GAMES)}) and its variants joined with '+', e.g. simpleton+quick, "
-            f"classic+long (variants: {', '.join(v for v in VARIANTS if v not in GAMES)}); some combinations are "
-            "refused by the rules (400 naming the rule)",
-            "examples": ["simpleton", "simpleton+quick", "classic+long"],
-        },
-    )
-    selection = fields.String(
-        validate=validate.OneOf(SELECTIONS),
-        metadata={"description": "Classic leader selection mode (default limited); Simpleton games use the Simpleton sides"},
-    )
-    seats = fields.Integer(
-        required=True,
-        strict=True,
-        metadata={"minimum": MIN_SEATS, "maximum": MAX_SEATS, "description": f"{MIN_SEATS} to {MAX_SEATS} (A44)"},
-    )
-    mobs = fields.List(
-        fields.Integer(strict=True, metadata={"minimum": 0, "maximum": MAX_SEATS - 1}),
-        metadata={
-            "uniqueItems": True,
-            "description": "seats played by the D8 as mobs (R173), each a seat of the game, at least one seat left to "
-            "a person: never prompted, filled at once; solo makes every seat but 0 a mob when absent",
-        },
     )
     seed = fields.String(
         validate=validate.Length(1, MAX_CONTRIBUTION),
@@ -207,7 +92,7 @@ class CreateGameIn(Strict):
         ],
         metadata={
             "not": {"exclusiveMinimum": 0, "exclusiveMaximum": MIN_CLOCK},
-            "description": f"the clock of every other decision, {CLOCK}: when it runs out the server's cautious bot "
+            "description": f"the clock of every other decision, {CLOCK}: when it runs out the server's stand-in bot "
             "decides for the seat (default: AEGIS_TURN_SECONDS)",
         },
     )
@@ -219,28 +104,6 @@ class CreateGameIn(Strict):
             "it for the rest of the game (default 3; 0: never)"
         },
     )
-    first_player = fields.Integer(
-        strict=True, metadata={**SEAT, "description": "seat that plays first (below seats; R18); random when absent"}
-    )
-    options = fields.Dict(
-        load_default=dict,
-        metadata={
-            "description": "game options (docs/rulings.md), each a whole number in its range; the rules check them (400 "
-            "naming the rule)",
-            "properties": {
-                name: {
-                    "type": "integer",
-                    "minimum": o.low,
-                    "maximum": o.high,
-                    "default": o.default,
-                    "description": f"{o.help} ({o.ruling})",
-                }
-                for name, o in OPTIONS.items()
-            },
-            "additionalProperties": False,
-        },
-    )
-    setup = fields.Nested(RigIn, metadata={"description": "a rigged position; a game that has one is rigged"})
 
 
 class PersonSeatIn(Strict):
@@ -375,9 +238,9 @@ class ChoiceOut(Schema):
     value = fields.Raw(
         required=True,
         metadata={
-            "description": "what to put in the command: a seat number, a card id, an item, or an object such as a "
-            "SANCTION slot {seat, action}",
-            "examples": [2, "c754b3d4a", {"seat": 1, "action": "war"}],
+            "description": "what to put in the command: a seat number, a card id, a name, or an object such as "
+            "{seat, action}",
+            "examples": [2, "c754b3d4a", {"seat": 1, "action": "recruit"}],
         },
     )
 
@@ -437,7 +300,9 @@ class SeatInfoOut(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     bot = fields.String(allow_none=True)
-    mob = fields.Boolean(metadata={"description": "true: a mob seat, played by the D8 (R173)"})
+    mob = fields.Boolean(
+        metadata={"description": "true: a seat the rules play themselves (nobody takes it; the server never moves for it)"}
+    )
     player = fields.String(allow_none=True, metadata={"description": "the registered player sitting here"})
     guest = fields.Boolean(metadata={"description": "true: a person without a registered name (never counted in records)"})
     autoplayed = fields.Boolean(
@@ -567,209 +432,6 @@ class NarratedEventOut(Open):
 # ----- the table (domain/everaegis/redaction.py ``view``): what a reader may know, every known field typed -----
 
 
-class TableEstateOut(Open):
-    type = fields.String(
-        required=True,
-        allow_none=True,
-        validate=validate.OneOf(["trigger", "condition"]),
-        metadata={"description": "null: unknown"},
-    )
-    text_known = fields.String(
-        required=True,
-        validate=validate.OneOf(TEXT_KNOWN),
-        metadata={"description": "how much of the card's text the rulebook prints"},
-    )
-    plain = fields.Boolean(required=True, metadata={"description": "true: played without effect (A54)"})
-
-
-class TableCardOut(Open):
-    """A card as the reader may know it: without ``name`` unless the reader may know what it is."""
-
-    id = fields.String(required=True, metadata={"description": "an opaque id, stable for the game"})
-    revealed = fields.Boolean(required=True)
-    name = fields.String(metadata={"description": "absent when the reader may not know the card"})
-    estate = fields.Nested(TableEstateOut, metadata={"description": "a Classic estate card: its type and text status"})
-    known_to_all = fields.Boolean(metadata={"description": "true: unrevealed, but everyone was shown what it is"})
-    discovery = fields.String(validate=validate.OneOf(["discovery", "tree"]), metadata={"description": "Discovery (R160)"})
-
-
-class TableNamedCardOut(Open):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-
-
-class TablePlayerOut(Open):
-    seat = fields.Integer(required=True)
-    name = fields.String(required=True)
-    soldiers = fields.Integer(required=True)
-    eliminated = fields.Boolean(required=True)
-    cards = fields.List(fields.Nested(TableCardOut), required=True)
-    revealed = fields.Integer(required=True, metadata={"description": "how many of the player's cards are revealed"})
-    unrevealed = fields.Integer(required=True)
-    sanctions = fields.List(fields.String(), required=True, metadata={"description": "the actions SANCTIONED"})
-    items = fields.List(fields.String(), required=True, metadata={"description": "the items held (WALL, TREATY, BRIG...)"})
-    sacrifices = fields.Integer(metadata={"description": "soldiers laid on the mat (R149)"})
-    leader = fields.String(allow_none=True, metadata={"description": "Classic: the leader mat (null: not chosen yet)"})
-    leader_plain = fields.Boolean(metadata={"description": "Classic: the leader's text is not printed (A54)"})
-    mats = fields.List(fields.String(), metadata={"description": "leader selection: your mats (yours only)"})
-    kept = fields.String(metadata={"description": "Limited Selection: the mat you keep face down (yours only)"})
-    mob = fields.Boolean(required=True, metadata={"description": "played by the D8 (R173)"})
-    resigned = fields.Boolean(required=True)
-    abandoned = fields.Boolean(required=True, metadata={"description": "a bot plays the seat after timeouts (S3)"})
-
-
-class TableDeckOut(Open):
-    size = fields.Integer(required=True)
-    known_top = fields.List(fields.Nested(TableCardOut), metadata={"description": "the top cards you know (A21)"})
-    cards = fields.List(fields.Nested(TableNamedCardOut), metadata={"description": "omniscient: the whole deck, top first"})
-
-
-class TableYearOut(Open):
-    year = fields.String(required=True)
-    size = fields.Integer(required=True)
-    composition = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-
-
-class TableGuardOut(Open):
-    seat = fields.Integer(required=True)
-    means = fields.String(required=True, metadata={"description": "card or wall"})
-    status = fields.String(required=True)
-
-
-class TableWarOut(Open):
-    attacker = fields.Integer(required=True)
-    defender = fields.Integer(required=True)
-    stage = fields.String(required=True)
-    winner = fields.Integer(required=True, allow_none=True)
-    loser = fields.Integer(required=True, allow_none=True)
-
-
-class TableActionOut(Open):
-    declarer = fields.Integer(required=True)
-    action = fields.String(required=True, validate=validate.OneOf(ACTIONS))
-    plan = fields.Dict(required=True, metadata={"description": "the declared plan (the declare command's own fields)"})
-    claim = fields.String(required=True, allow_none=True, metadata={"description": "the building claimed (null: none)"})
-    sanctioned = fields.Boolean(required=True)
-    stage = fields.String(required=True)
-    guards = fields.List(fields.Nested(TableGuardOut), required=True)
-    war = fields.Nested(TableWarOut)
-
-
-class TableWindowOut(Open):
-    id = fields.Integer(required=True)
-    claimant = fields.Integer(required=True)
-    claim = fields.String(required=True)
-    about = fields.String(required=True, metadata={"description": "action or guard"})
-    asked = fields.List(fields.Integer(), required=True)
-    answers = fields.Dict(
-        keys=fields.String(),
-        values=fields.Dict(),
-        required=True,
-        metadata={"description": "by seat: the answer ({answered: true} where you may not know it yet)"},
-    )
-    waiting_for = fields.List(fields.Integer(), required=True)
-    deadline = fields.Float(required=True, allow_none=True)
-
-
-class TableChallengeOut(Open):
-    caller = fields.Integer(required=True)
-    claimant = fields.Integer(required=True)
-    claim = fields.String(required=True)
-    about = fields.String(required=True)
-    stage = fields.String(required=True)
-
-
-class TableAwaitingOut(Open):
-    seat = fields.Integer(required=True)
-    kind = fields.String(required=True, metadata={"description": "the prompt kind the game waits for"})
-
-
-class TableResultOut(Open):
-    result = fields.String(required=True, allow_none=True, metadata={"description": "win or draw"})
-    winners = fields.List(fields.Integer(), required=True)
-    reason = fields.String(required=True, allow_none=True)
-
-
-class TableEffectOut(Open):
-    id = fields.Integer(required=True)
-    source = fields.String(required=True)
-    owner = fields.Integer(required=True)
-    steps = fields.List(fields.Dict(), required=True)
-    next_step = fields.Integer(required=True)
-    work = fields.Dict(required=True, allow_none=True)
-
-
-class TableSizeOut(Open):
-    size = fields.Integer(required=True)
-
-
-class TableComponentsOut(Open):
-    source = fields.String(required=True)
-    plain_estates = fields.List(fields.String(), required=True)
-    partial_estates = fields.List(
-        fields.String(), metadata={"description": "estate cards that play only the sentences the rulebook prints of them"}
-    )
-
-
-class TableOverlordOut(Open):
-    seat = fields.Integer(required=True)
-    team = fields.List(fields.Integer(), required=True)
-    turns_in_a_row = fields.Integer(required=True)
-    turns_due = fields.Integer(required=True)
-
-
-class TableOfferOut(Open):
-    winner = fields.Integer(required=True)
-    loser = fields.Integer(required=True)
-
-
-class TableBlasphemyOut(Open):
-    card = fields.Nested(TableNamedCardOut, required=True, allow_none=True)
-    action = fields.String(required=True, allow_none=True)
-    tokens = fields.List(fields.Integer(), required=True, metadata={"description": "each seat's Blasphemy tokens"})
-    to_win = fields.Integer(required=True)
-    offer = fields.Nested(TableOfferOut)
-
-
-class TableOut(Open):
-    """The table as a reader may know it (A53): what everyone sees, plus the reader's own cards, plus everything
-    once the game is over. Fields a variant or Classic adds appear only in such games."""
-
-    ruleset = fields.String(required=True)
-    variants = fields.List(fields.String(), required=True)
-    mobs = fields.List(fields.Integer(), required=True)
-    perspective = fields.Raw(required=True, metadata=PERSPECTIVE)
-    you = fields.Integer(required=True, allow_none=True, metadata={"description": "your seat (null: not a seat)"})
-    seq = fields.Integer(required=True)
-    status = fields.String(required=True, metadata={"description": "setup, active or finished"})
-    turn = fields.Integer(required=True)
-    current = fields.Integer(required=True, allow_none=True, metadata={"description": "whose turn it is"})
-    phase = fields.String(required=True, allow_none=True)
-    stage = fields.String(required=True)
-    commitment = fields.String(required=True, allow_none=True)
-    players = fields.List(fields.Nested(TablePlayerOut), required=True)
-    deck = fields.Nested(TableDeckOut, required=True)
-    years = fields.List(fields.Nested(TableYearOut), required=True)
-    reserve = fields.Dict(
-        keys=fields.String(), values=fields.Integer(), required=True, metadata={"description": "SANCTION, BRIG"}
-    )
-    action = fields.Nested(TableActionOut, required=True, allow_none=True)
-    window = fields.Nested(TableWindowOut, required=True, allow_none=True, metadata={"description": "the open reaction window"})
-    challenge = fields.Nested(TableChallengeOut, required=True, allow_none=True)
-    awaiting = fields.List(fields.Nested(TableAwaitingOut), required=True, metadata={"description": "what the game waits for"})
-    result = fields.Nested(TableResultOut, required=True, allow_none=True, metadata={"description": "once the game is over"})
-    effects = fields.List(fields.Nested(TableEffectOut), metadata={"description": "card effects under way (R92, R93)"})
-    estate_deck = fields.Nested(TableSizeOut, metadata={"description": "Classic"})
-    selection = fields.String(validate=validate.OneOf(SELECTIONS), metadata={"description": "Classic"})
-    dictator = fields.String(metadata={"description": "Dictator (R168)"})
-    components = fields.Nested(TableComponentsOut, metadata={"description": "Classic"})
-    rubble = fields.List(fields.Nested(TableNamedCardOut), metadata={"description": "Rubble Rouser (R158), oldest first"})
-    allies = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()), metadata={"description": "Alliances (R163)"})
-    overlord = fields.Nested(TableOverlordOut, metadata={"description": "Overlord (R170)"})
-    blasphemy = fields.Nested(TableBlasphemyOut, metadata={"description": "Blasphemy (R171)"})
-    seed = fields.String(allow_none=True, metadata={"description": "omniscient: the seed, once the game is over"})
-
-
 class ReplayOut(Schema):
     id = fields.String(required=True)
     step = fields.Integer(required=True)
@@ -848,18 +510,7 @@ class HealthOut(Schema):
     redis = fields.String()
 
 
-STATISTICS = {
-    "claims_made": "claims made: actions naming a building, and guards made with a card",
-    "bluffs_made": "claims made without an unrevealed card of that building",
-    "claims_exposed": "own claims another player called and that were not proven",
-    "calls_made": "calls made",
-    "calls_correct": "calls after which the claim was not proven",
-    "calls_wrong": "calls the claimant proved wrong",
-    "wars_won": "wars won",
-    "timeouts": "decisions the server made because the player's clock ran out",
-    "resigned": "games resigned",
-    "abandoned": "games given to a bot after timeouts",
-}
+STATISTICS = {name: text for rules in RULESETS.values() for name, text in rules.shapes.statistics.items()}
 
 
 def _statistics() -> dict[str, fields.Field]:

@@ -287,9 +287,9 @@ class GameService:
 
     # ----- lobby -----
 
-    def create_game(self, spec: dict[str, Any]) -> tuple[UUID, str, str | None]:
-        """Validate and store a new game; returns its id, the host token (shown once) and the commitment to the
-        server's secret (None for a rigged game)."""
+    def configure(self, spec: dict[str, Any]) -> tuple[Ruleset, Any, Any, dict[str, Any] | None]:
+        """What the rules make of a game's creation, stored nowhere: its ruleset, configuration, components and rigged
+        position; a ``BadRequest`` naming the rule for what they refuse."""
         rules = _ruleset(spec.get("ruleset", rulesets.DEFAULT))  # None when several are hosted: it must be named
         config_spec = {k: v for k, v in spec.items() if k not in SERVICE_FIELDS and v is not None}
         config_spec.setdefault("reaction_seconds", self.settings.reaction_seconds)
@@ -301,6 +301,12 @@ class GameService:
                 rules.validate_rig(rig, config.seats, components)
         except MalformedCommand as err:
             raise BadRequest(err.message, rule=err.rule) from None
+        return rules, config, components, rig
+
+    def create_game(self, spec: dict[str, Any]) -> tuple[UUID, str, str | None]:
+        """Validate and store a new game; returns its id, the host token (shown once) and the commitment to the
+        server's secret (None for a rigged game)."""
+        rules, config, components, rig = self.configure(spec)
         table = _table_options(spec, self.settings.turn_seconds)
         creator_seed = _contribution(spec.get("seed"), "'seed'")
         exact = spec.get("exact_seed", False)

@@ -20,6 +20,7 @@ from aegis.domain.everaegis import statistics as _statistics
 from aegis.domain.everaegis.bots import BOTS
 from aegis.domain.everaegis.classic import ClassicCatalog, shipped, validate
 from aegis.domain.everaegis.config import Config, make_config
+from aegis.domain.everaegis.shapes import SHAPES
 from aegis.domain.everaegis.state import GameState, decode_state, encode_state
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.prompts import Prompt
@@ -35,6 +36,7 @@ class EverAegis:
     )
     commands = _decide.COMMANDS
     bots: Mapping[str, Callable[[int], Any]] = BOTS  # random and cautious
+    shapes = SHAPES  # creation, table and statistics as JSON Schemas (shapes.py)
     stand_in_bot = "cautious"  # plays like a careful person: it calls only what its own view proves (ruling S3)
 
     def make_config(self, spec: dict[str, Any]) -> Config:

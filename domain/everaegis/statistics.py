@@ -27,18 +27,19 @@ from aegis.domain.everaegis.config import Config
 from aegis.domain.everaegis.evolve import apply, initial_state
 from aegis.domain.kernel.events import Event
 
-FIELDS = (
-    "claims_made",
-    "bluffs_made",
-    "claims_exposed",
-    "calls_made",
-    "calls_correct",
-    "calls_wrong",
-    "wars_won",
-    "timeouts",
-    "resigned",
-    "abandoned",
-)
+STATISTICS = {  # each statistic, with what it counts in words a player reads (the API documents them)
+    "claims_made": "claims made: actions naming a building, and guards made with a card",
+    "bluffs_made": "claims made without an unrevealed card of that building",
+    "claims_exposed": "own claims another player called and that were not proven",
+    "calls_made": "calls made",
+    "calls_correct": "calls after which the claim was not proven",
+    "calls_wrong": "calls the claimant proved wrong",
+    "wars_won": "wars won",
+    "timeouts": "decisions the server made because the player's clock ran out",
+    "resigned": "games resigned",
+    "abandoned": "games given to a bot after timeouts",
+}
+FIELDS = tuple(STATISTICS)
 
 
 def _holds(state: Any, seat: int, building: str) -> bool:

@@ -9,6 +9,7 @@ from aegis.domain.kernel.decisions import Registry
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.prompts import Prompt
 from aegis.domain.kernel.redaction import Perspective
+from aegis.domain.kernel.shapes import Shapes
 
 
 class Ruleset(Protocol):
@@ -36,6 +37,8 @@ class Ruleset(Protocol):
     bots: Mapping[str, Callable[[int], Any]]
     """The bots that may take a seat, by name: each made from a seed, with ``choose(view, prompts)`` (``domain.bots``)."""
     stand_in_bot: str
+    shapes: Shapes
+    """The ruleset's fields of a game's creation, its table and its statistics, as the API checks and documents them."""
     """The bot (one of ``bots``) that decides for a seat whose clock ran out, and plays an abandoned seat (ruling S3)."""
 
     def make_config(self, spec: dict[str, Any]) -> Any:

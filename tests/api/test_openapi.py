@@ -10,12 +10,13 @@ from typing import Any
 import jsonschema_rs  # schemathesis's JSON Schema validator
 import pytest
 
-from aegis.api.openapi import EXAMPLES, PATHS, document
+from aegis.api.openapi import PATHS, document
 from aegis.domain.everaegis.bots import make_bot
 from aegis.domain.everaegis.config import MAX_SEATS, MIN_SEATS, OPTIONS, make_config
 from aegis.domain.everaegis.decide import COMMANDS
 from aegis.domain.everaegis.rig import RIG_KEYS
 from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.everaegis.shapes import EXAMPLES
 from aegis.domain.kernel.prompts import Prompt
 from aegis.domain.kernel.redaction import OMNISCIENT, SPECTATOR, redact_event
 from aegis.service.rulesets import EVENT_TYPES
