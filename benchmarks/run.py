@@ -44,7 +44,7 @@ from typing import Any
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.decide import push, start
 from aegis.domain.everaegis.evolve import fold
-from aegis.domain.simulation import play_game
+from aegis.domain.everaegis.simulation import play_game
 from benchmarks.suites import DEFAULT_SIZE, RESULTS, SUITES
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.ruleset import RULESET
-from aegis.domain.simulation import play_game
+from aegis.domain.everaegis.simulation import play_game
 from aegis.replay.engine import Replay
 from benchmarks.loadgen import percentile
 

@@ -1,4 +1,4 @@
-"""``aegis check-catalog FILE``: check a Classic catalog file (the texts of your physical game)."""
+"""``aegis check-catalog FILE``: check a catalog file of the hosted ruleset's component texts (your physical game's)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 def check(args: argparse.Namespace) -> int:
     from aegis.domain.kernel.errors import MalformedCommand
+    from aegis.service.rulesets import DEFAULT, ruleset_named
     from aegis.service.settings import read_catalog
 
     try:
@@ -16,18 +17,14 @@ def check(args: argparse.Namespace) -> int:
     except MalformedCommand as err:
         print(f"aegis check-catalog: {err.message}", file=sys.stderr)
         return 1
-    missing = catalog.playable_without_text()
-    print(
-        f"ok: {len(catalog.estates)} estate cards, {len(catalog.leaders)} leaders, {len(catalog.items)} kinds of items; "
-        f"{len(missing)} estate cards and leaders still lack their full text"
-    )
+    print(f"ok: {ruleset_named(DEFAULT or '').catalog_summary(catalog)}")
     return 0
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "check-catalog",
-        help="check a Classic catalog file (estate, leader and item texts)",
+        help="check a catalog file of component texts (Ever Aegis: the Classic estate, leader and item texts)",
         description="Check a catalog file in the format of domain/everaegis/data/classic.json: every entry names a "
         "component of the box, counts match, every text marked full or partial is there, and every estate card or "
         "leader marked full is written as effects, as a game needs to play it.",

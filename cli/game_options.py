@@ -1,10 +1,20 @@
-"""The ``--option NAME=VALUE`` and ``--selection`` flags shared by the commands that create games."""
+"""The flags shared by the commands that create games (``--option NAME=VALUE``, ``--selection``), with the names and
+choices the hosted ruleset declares for a game's creation (``Ruleset.shapes``)."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from aegis.domain.everaegis.config import OPTIONS, SELECTIONS
+from aegis.service.rulesets import DEFAULT, RULESETS
+
+
+def creation_field(name: str) -> dict[str, Any]:
+    """The default ruleset's declared field ``name`` of a game's creation (a JSON Schema), or {} if it has none."""
+    if DEFAULT is None:
+        return {}
+    found: dict[str, Any] = RULESETS[DEFAULT].shapes.creation["properties"].get(name, {})
+    return found
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -13,13 +23,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"a game option, repeatable (known: {', '.join(OPTIONS)}; see docs/rulings.md)",
+        help=f"a game option, repeatable (known: {', '.join(creation_field('options').get('properties', {}))}; "
+        "see docs/rulings.md)",
     )
     parser.add_argument(
         "--selection",
-        choices=SELECTIONS,
+        choices=creation_field("selection").get("enum"),
         default=None,
-        help="Classic leader selection mode (default limited; Simpleton games always use the Simpleton sides)",
+        help=creation_field("selection").get("description"),
     )
 
 

@@ -12,11 +12,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from aegis.cli import catalog, game_options, play, project, records, serve
-from aegis.domain.everaegis.bots import BOTS
-from aegis.domain.everaegis.config import MAX_SEATS, MIN_SEATS, VARIANTS
 from aegis.domain.kernel.errors import DomainError
+from aegis.service.rulesets import DEFAULT, RULESETS
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -24,10 +24,11 @@ def _simulate(args: argparse.Namespace) -> int:
     from aegis.domain.simulation import simulate
     from aegis.service.settings import read_catalog
 
+    rules = RULESETS[DEFAULT or ""]
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in bots if b not in BOTS]
+    unknown = [b for b in bots if b not in rules.bots]
     if unknown:
-        print(f"aegis simulate: unknown bot(s) {', '.join(unknown)}; bots: {', '.join(BOTS)}", file=sys.stderr)
+        print(f"aegis simulate: unknown bot(s) {', '.join(unknown)}; bots: {', '.join(rules.bots)}", file=sys.stderr)
         return 2
     if args.games < 1:
         print("aegis simulate: --games must be at least 1", file=sys.stderr)
@@ -49,19 +50,18 @@ def _simulate(args: argparse.Namespace) -> int:
         mobs = [int(m) for m in parts]
     progress = None if args.quiet else Progress(args.games, f"simulate {args.variant} x{args.seats}")
     try:
+        spec: dict[str, Any] = {"seats": args.seats, "variant": args.variant, "reaction_seconds": 0}
+        found = {"options": options or None, "selection": args.selection, "mobs": mobs}
         summary = simulate(
+            rules,
+            spec | {k: v for k, v in found.items() if v is not None},
             games=args.games,
-            seats=args.seats,
-            variants=args.variant,
             seed=args.seed,
             bots=bots,
             max_turns=args.max_turns,
             progress=progress,
             workers=args.workers,
-            options=options or None,
-            selection=args.selection,
             catalog=read_catalog(args.catalog) if args.catalog else None,
-            mobs=mobs,
         )
     except DomainError as exc:
         print(f"aegis simulate: {exc.message}" + (f" ({exc.rule})" if exc.rule else ""), file=sys.stderr)
@@ -119,23 +119,26 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     sim.add_argument("--games", type=int, default=100, help="how many games to play (default 100)")
+    seats = game_options.creation_field("seats")
+    low, high = seats.get("minimum", 1), seats.get("maximum", 100)
     sim.add_argument(
         "--seats",
         type=int,
         default=4,
-        choices=range(MIN_SEATS, MAX_SEATS + 1),
-        metavar=f"{{{MIN_SEATS}..{MAX_SEATS}}}",
+        choices=range(low, high + 1),
+        metavar=f"{{{low}..{high}}}",
         help="seats per game (default 4)",
     )
+    variant = game_options.creation_field("variant")
     sim.add_argument(
-        "--variant",
-        default="simpleton",
-        help="the game (simpleton or classic) and its variants joined with '+', e.g. classic+quick "
-        f"(known: {', '.join(VARIANTS)})",
+        "--variant", default=variant.get("default"), help=f"{variant.get('description', 'the variant')} (default %(default)s)"
     )
     sim.add_argument("--seed", default="0", help="master seed; game i uses '<seed>/<i>' (default 0)")
     sim.add_argument(
-        "--bots", default="random", help=f"bots by seat, comma-separated, repeated round the table ({', '.join(BOTS)})"
+        "--bots",
+        default="random",
+        help="bots by seat, comma-separated, repeated round the table "
+        f"({', '.join(sorted({b for rules in RULESETS.values() for b in rules.bots}))})",
     )
     sim.add_argument(
         "--max-turns", type=int, default=500, help="stop a game after this many turns and count it unfinished (default 500)"
@@ -148,13 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--catalog",
         metavar="FILE",
         default=None,
-        help="a Classic catalog file with the texts of your copy of the game (as AEGIS_CATALOG; default: the shipped one)",
+        help="a catalog file with the texts of your copy of the game (as AEGIS_CATALOG; default: the shipped one)",
     )
     sim.add_argument(
         "--mobs",
         default=None,
         metavar="SEATS",
-        help="seats played by the D8 as mobs, e.g. 1,3 (R173); Solo makes every seat but 0 a mob when not given",
+        help=f"{game_options.creation_field('mobs').get('description', 'seats the rules play')}; e.g. 1,3",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)

@@ -20,8 +20,8 @@ import urllib.request
 from typing import Any, TextIO
 
 from aegis.cli import game_options
-from aegis.domain.everaegis.bots import BOTS
 from aegis.domain.kernel.prompts import Option
+from aegis.service.rulesets import DEFAULT, RULESETS
 
 
 class ApiError(Exception):
@@ -86,25 +86,18 @@ class Doorbell:
 
 
 def describe(view: dict[str, Any]) -> str:
-    table = view.get("table") or {}
-    lines = [f"-- turn {table.get('turn')} · {table.get('phase')} phase · seq {view['seq']} --"]
-    for p in table.get("players", []):
-        cards = " ".join(c.get("name", "?") + ("*" if c["revealed"] else "") for c in p["cards"]) or "-"
-        flags = " (eliminated)" if p["eliminated"] else ""
-        items = (" items: " + ", ".join(p["items"])) if p.get("items") else ""
-        sanctions = (" sanctioned: " + ", ".join(p["sanctions"])) if p.get("sanctions") else ""
-        me = " <- you" if p["seat"] == view.get("you") else ""
-        lines.append(f"  {p['seat']} {p['name']}{flags}: {p['soldiers']} soldiers; cards {cards}{items}{sanctions}{me}")
-    lines.append(f"  deck {table.get('deck', {}).get('size')} cards; * = revealed, ? = unknown to you")
-    if "rubble" in table:  # Rubble Rouser (R158): the face-up discard pile
-        lines.append("  rubble: " + (" ".join(c["name"] for c in table["rubble"]) or "-"))
-    return "\n".join(lines)
+    """The table in a few lines, as its ruleset draws it (``Ruleset.describe``)."""
+    rules = RULESETS.get(view.get("ruleset") or "")
+    if rules is None or view.get("table") is None:
+        return f"-- {view.get('status')} · seq {view.get('seq')} --"
+    return rules.describe(view)
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if any(b not in BOTS for b in bots):
-        print(f"aegis play: bots are {', '.join(BOTS)}", file=sys.stderr)
+    known = {name for rules in RULESETS.values() for name in rules.bots}
+    if any(b not in known for b in bots):
+        print(f"aegis play: bots are {', '.join(sorted(known))}", file=sys.stderr)
         return 2
     try:
         options = game_options.parse(args.option)
@@ -281,10 +274,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--url", default="http://127.0.0.1:8000", help="the service (default http://127.0.0.1:8000)")
     p.add_argument("--seats", type=int, default=4, help="seats, you included (default 4)")
     p.add_argument(
-        "--variant", default="simpleton", help="the game and its variants joined with '+' (default simpleton; e.g. classic)"
+        "--variant",
+        default=game_options.creation_field("variant").get("default"),
+        help="the game and its variants joined with '+' (default %(default)s)",
     )
     game_options.add_arguments(p)
-    p.add_argument("--bots", default="random,cautious", help="bots for the other seats, repeated (default random,cautious)")
+    every = ",".join(RULESETS[DEFAULT].bots) if DEFAULT else "random"
+    p.add_argument("--bots", default=every, help="bots for the other seats, repeated (default %(default)s)")
     p.add_argument("--name", default="You", help="your name at the table (default You)")
     p.add_argument(
         "--seed", default=None, help="your contribution to the game's seed, mixed with the server's secret (default: none)"

@@ -1,4 +1,7 @@
-"""Play whole games in-process with bots. Pure: progress is reported through a callback."""
+"""Play whole games of any ruleset in-process with its bots. Pure: progress is reported through a callback.
+
+A game is described as the service describes a game's creation: ``spec``, the fields ``Ruleset.make_config``
+takes. Ever Aegis's own keywords (seats, variants, options, ...) are in ``everaegis/simulation.py``."""
 
 from __future__ import annotations
 
@@ -7,12 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aegis.domain.everaegis.bots import make_bot
-from aegis.domain.everaegis.classic import ClassicCatalog
-from aegis.domain.everaegis.config import make_config
-from aegis.domain.everaegis.flow import waiting
-from aegis.domain.everaegis.ruleset import RULESET
 from aegis.domain.kernel.events import Event, canonical_json
+from aegis.domain.kernel.ruleset import Ruleset
 
 
 @dataclass
@@ -47,44 +46,36 @@ def game_seed(seed: str | int, index: int) -> str:
 
 
 def play_game(
-    *,
-    seats: int,
-    variants: str | list[str],
-    seed: str,
-    bots: list[str],
-    max_turns: int = 500,
-    options: dict[str, Any] | None = None,
-    selection: str | None = None,
-    catalog: ClassicCatalog | None = None,
-    mobs: list[int] | None = None,
+    rules: Ruleset, spec: dict[str, Any], *, seed: str, bots: list[str], max_turns: int = 500, catalog: Any = None
 ) -> GameRecord:
     """One complete game. Bots see only their own view and prompts; commands carry no clock."""
-    config = make_config(seats=seats, variants=variants, reaction_seconds=0, options=options, selection=selection, mobs=mobs)
-    events = RULESET.start(config, seed, catalog=catalog)
-    state = RULESET.fold(config, events)
+    config = rules.make_config(spec)
+    events = rules.start(config, seed, components=rules.components(config, catalog))
+    state = rules.fold(config, events)
     players = [
-        make_bot(bots[i % len(bots)], int.from_bytes(hashlib.sha256(f"{seed}#{i}".encode()).digest()[:8], "big"))
-        for i in range(seats)
+        rules.bots[bots[i % len(bots)]](int.from_bytes(hashlib.sha256(f"{seed}#{i}".encode()).digest()[:8], "big"))
+        for i in range(config.seats)
     ]
     commands: list[dict[str, Any]] = []
-    while state.status != "finished" and state.turn <= max_turns:
-        needs = waiting(state)
+    while not rules.is_finished(state) and rules.turn(state) <= max_turns:
+        needs = rules.awaited(state)
         if not needs:
             raise AssertionError(f"game {seed} is stuck at seq {state.seq}: nobody has a decision")
-        seat = needs[0].seat  # several seats may be asked at once (a window): the first in turn order answers first
-        command = players[seat].choose(RULESET.view(state, seat), RULESET.prompts(state, seat))
+        seat = needs[0][0]  # several seats may be asked at once (a window): the first in turn order answers first
+        command = players[seat].choose(rules.view(state, seat), rules.prompts(state, seat))
         if command is None:
             raise AssertionError(f"bot at seat {seat} declined a blocking decision in game {seed}")
         commands.append(command)
-        events.extend(RULESET.push(state, command))
+        events.extend(rules.push(state, command))
+    result, winners = rules.outcome(state)
     return GameRecord(
         seed=seed,
         events=events,
         commands=commands,
-        finished=state.status == "finished",
-        result=state.result,
-        winners=list(state.winners),
-        turns=state.turn,
+        finished=rules.is_finished(state),
+        result=result,
+        winners=winners,
+        turns=rules.turn(state),
     )
 
 
@@ -93,38 +84,23 @@ def log_bytes(events: list[Event]) -> bytes:
     return b"".join(canonical_json(e.to_dict()).encode() + b"\n" for e in events)
 
 
-def _play_for_digest(
-    job: tuple[int, str, Any, list[str], int, dict[str, Any] | None, str | None, ClassicCatalog | None, list[int] | None],
-) -> tuple[bytes, int, bool, str | None]:
-    seats, seed, variants, bots, max_turns, options, selection, catalog, mobs = job
-    record = play_game(
-        seats=seats,
-        variants=variants,
-        seed=seed,
-        bots=bots,
-        max_turns=max_turns,
-        options=options,
-        selection=selection,
-        catalog=catalog,
-        mobs=mobs,
-    )
+def _play_for_digest(job: tuple[Ruleset, dict[str, Any], str, list[str], int, Any]) -> tuple[bytes, int, bool, str | None]:
+    rules, spec, seed, bots, max_turns, catalog = job
+    record = play_game(rules, spec, seed=seed, bots=bots, max_turns=max_turns, catalog=catalog)
     return log_bytes(record.events), len(record.events), record.finished, record.result
 
 
 def simulate(
+    rules: Ruleset,
+    spec: dict[str, Any],
     *,
     games: int,
-    seats: int,
-    variants: str | list[str] = "simpleton",
     seed: str | int = 0,
     bots: list[str] | None = None,
     max_turns: int = 500,
     progress: Callable[[int, int], Any] | None = None,
     workers: int = 1,
-    options: dict[str, Any] | None = None,
-    selection: str | None = None,
-    catalog: ClassicCatalog | None = None,
-    mobs: list[int] | None = None,
+    catalog: Any = None,
 ) -> Summary:
     """Play ``games`` games; the digest is SHA-256 over every game's canonical event log, in game order.
 
@@ -132,9 +108,11 @@ def simulate(
     order, so the digest is the same as with one.
     """
     bots = bots or ["random"]
-    config = make_config(seats=seats, variants=variants, options=options, selection=selection, mobs=mobs)
-    RULESET.components(config, catalog)  # refuse a bad configuration (or unplayable components) before any work
-    jobs = [(seats, game_seed(seed, i), variants, bots, max_turns, options, selection, catalog, mobs) for i in range(games)]
+    unknown = [b for b in bots if b not in rules.bots]
+    if unknown:
+        raise ValueError(f"unknown bot(s) {', '.join(unknown)}; bots: {', '.join(rules.bots)}")
+    rules.components(rules.make_config(spec), catalog)  # refuse a bad configuration (or components) before any work
+    jobs = [(rules, spec, game_seed(seed, i), bots, max_turns, catalog) for i in range(games)]
     digest = hashlib.sha256()
     out = Summary()
 

@@ -18,8 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from aegis.domain.everaegis.simulation import play_game, simulate
 from aegis.domain.kernel.errors import DomainError
-from aegis.domain.simulation import game_seed, log_bytes, play_game, simulate
+from aegis.domain.simulation import game_seed, log_bytes
 from tests.domain.test_golden import _replay
 
 HERE = Path(__file__).parent

@@ -17,6 +17,7 @@ from aegis.domain.everaegis import prompts as _prompts
 from aegis.domain.everaegis import redaction as _redaction
 from aegis.domain.everaegis import rig as _rig
 from aegis.domain.everaegis import statistics as _statistics
+from aegis.domain.everaegis import table_text as _table_text
 from aegis.domain.everaegis.bots import BOTS
 from aegis.domain.everaegis.classic import ClassicCatalog, shipped, validate
 from aegis.domain.everaegis.config import Config, make_config
@@ -61,6 +62,13 @@ class EverAegis:
     def read_catalog(self, data: Any, source: str) -> ClassicCatalog:
         """A Classic catalog (the texts of your physical game), checked against the box (``classic.validate``)."""
         return dataclasses.replace(validate(data, against=shipped()), source=f"AEGIS_CATALOG {source}")
+
+    def catalog_summary(self, catalog: ClassicCatalog) -> str:
+        missing = catalog.playable_without_text()
+        return (
+            f"{len(catalog.estates)} estate cards, {len(catalog.leaders)} leaders, {len(catalog.items)} kinds of items; "
+            f"{len(missing)} estate cards and leaders still lack their full text"
+        )
 
     def start(
         self,
@@ -132,11 +140,20 @@ class EverAegis:
     def view(self, state: GameState, perspective: Perspective) -> dict[str, Any]:
         return _redaction.view(state, perspective)
 
+    def describe(self, view: dict[str, Any]) -> str:
+        return _table_text.describe(view)
+
     def redact(self, state: GameState, event: dict[str, Any], perspective: Perspective) -> dict[str, Any]:
         return _redaction.redact(state, event, perspective)
 
     def is_finished(self, state: GameState) -> bool:
         return state.status == "finished"
+
+    def turn(self, state: GameState) -> int:
+        return state.turn
+
+    def outcome(self, state: GameState) -> tuple[str | None, list[int]]:
+        return state.result, list(state.winners)
 
     def autoplayed(self, state: GameState) -> list[int]:
         """Resigned (S2) and abandoned (S3) seats: the service makes their remaining decisions."""

@@ -29,7 +29,7 @@ CREATION: dict[str, Any] = {
             "maxLength": 100,
             "description": f"the game ({' or '.join(GAMES)}) and its variants joined with '+', e.g. simpleton+quick, "
             f"classic+long (variants: {', '.join(v for v in VARIANTS if v not in GAMES)}); some combinations are "
-            "refused by the rules (400 naming the rule)",
+            "refused by the rules, naming the rule",
             "examples": ["simpleton", "simpleton+quick", "classic+long"],
         },
         "selection": {

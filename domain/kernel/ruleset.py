@@ -57,6 +57,9 @@ class Ruleset(Protocol):
         ``components``; ``source`` names the file in the games that use it. Raises ``MalformedCommand`` naming what is
         wrong."""
 
+    def catalog_summary(self, catalog: Any) -> str:
+        """What a catalog that ``read_catalog`` accepted holds, in one line (``aegis check-catalog``)."""
+
     def start(
         self,
         config: Any,
@@ -114,10 +117,19 @@ class Ruleset(Protocol):
     def view(self, state: Any, perspective: Perspective) -> dict[str, Any]:
         """The table as a reader may know it."""
 
+    def describe(self, view: dict[str, Any]) -> str:
+        """A reader's view (as the API serves it, with its ``table``) in a few lines of plain text, for a terminal."""
+
     def redact(self, state: Any, event: dict[str, Any], perspective: Perspective) -> dict[str, Any]:
         """One event as a reader may see it."""
 
     def is_finished(self, state: Any) -> bool: ...
+
+    def turn(self, state: Any) -> int:
+        """The number of the turn under way (0 before the first): a simulation stops a game after so many."""
+
+    def outcome(self, state: Any) -> tuple[str | None, list[int]]:
+        """A finished game's result ("win" or "draw") and its winners' seats; (None, []) while it goes on."""
 
     def autoplayed(self, state: Any) -> list[int]:
         """The seats whose remaining decisions the service makes (resigned or abandoned), sorted."""

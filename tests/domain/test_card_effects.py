@@ -15,8 +15,8 @@ import pytest
 
 from aegis.domain.everaegis.classic import CatalogError, shipped, validate
 from aegis.domain.everaegis.redaction import SPECTATOR
+from aegis.domain.everaegis.simulation import play_game
 from aegis.domain.kernel.errors import DomainError
-from aegis.domain.simulation import play_game
 from tests.helpers import Table
 
 STUB = "TEST STUB (not the printed card): "

@@ -11,8 +11,8 @@ from aegis.domain.everaegis.catalog import BUILDINGS
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.evolve import fold
 from aegis.domain.everaegis.redaction import SPECTATOR
+from aegis.domain.everaegis.simulation import play_game
 from aegis.domain.kernel.errors import IllegalCommand, MalformedCommand
-from aegis.domain.simulation import play_game
 from tests.helpers import Table
 
 PLAIN = {"plain_unknown": 1}

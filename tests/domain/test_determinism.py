@@ -6,9 +6,10 @@ import pytest
 
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.decide import start
+from aegis.domain.everaegis.simulation import play_game, simulate
 from aegis.domain.kernel.events import canonical_json, event_from_dict
 from aegis.domain.kernel.rng import SeededRng, commitment_of
-from aegis.domain.simulation import log_bytes, play_game, simulate
+from aegis.domain.simulation import log_bytes
 
 pytestmark = pytest.mark.slow  # whole games: CI runs them; pytest -m 'not slow' leaves them out
 

@@ -16,7 +16,8 @@ import pytest
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.evolve import apply
 from aegis.domain.everaegis.ruleset import RULESET
-from aegis.domain.simulation import log_bytes, simulate
+from aegis.domain.everaegis.simulation import simulate
+from aegis.domain.simulation import log_bytes
 
 pytestmark = pytest.mark.slow  # whole games: CI runs them; pytest -m 'not slow' leaves them out
 

@@ -6,9 +6,9 @@ import dataclasses
 
 from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.redaction import OMNISCIENT, SPECTATOR
+from aegis.domain.everaegis.simulation import play_game
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import redact_event
-from aegis.domain.simulation import play_game
 from tests.domain.test_card_effects import stub_catalog
 from tests.helpers import Table
 

@@ -15,7 +15,7 @@ import pytest
 
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.ruleset import RULESET
-from aegis.domain.simulation import play_game
+from aegis.domain.everaegis.simulation import play_game
 
 SHARED_ON_PURPOSE = ("state.components", "state.config", "state.effects[].steps", "state.variant.allies")
 GAMES = [  # (variants, options, seats)

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.everaegis.simulation import play_game
 from aegis.domain.kernel.codec import Codec
-from aegis.domain.simulation import play_game
 
 GAMES = [  # (variants, leader selection, options, mobs, fewest seats)
     ("simpleton", None, None, None, 3),

@@ -12,8 +12,8 @@ from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.narration import _NARRATORS, narrate
 from aegis.domain.everaegis.ruleset import RULESET
+from aegis.domain.everaegis.simulation import play_game
 from aegis.domain.kernel.events import Event
-from aegis.domain.simulation import play_game
 from aegis.replay.engine import Replay
 from tests.api_client import Api
 
