@@ -45,7 +45,7 @@ class SoldiersKept(Event):
 
 @handler(SoldiersKept)
 def _evolve_soldiers_kept(s: GameState, e: SoldiersKept) -> None:
-    pass
+    pass  # the loss is not made: the soldiers stay as they are (E19)
 
 
 @narrator(SoldiersKept)
@@ -107,7 +107,7 @@ class ItemNotGained(Event):
 
 @handler(ItemNotGained)
 def _evolve_item_not_gained(s: GameState, e: ItemNotGained) -> None:
-    pass
+    pass  # nothing changes hands: the event tells why no item could be had
 
 
 @narrator(ItemNotGained)

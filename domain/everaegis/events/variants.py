@@ -168,7 +168,7 @@ class OverlordScored(Event):
 
 @handler(OverlordScored)
 def _evolve_overlord_scored(s: GameState, e: OverlordScored) -> None:
-    pass
+    pass  # the totals are told; the GameEnded that follows ends the game (R170)
 
 
 @narrator(OverlordScored)
