@@ -1,0 +1,117 @@
+"""Resigning and timeouts (service rulings S2, S3; docs/rulings.md): a player resigns, a decision's clock
+runs out and the server decides for them, a seat whose decisions keep timing out is played by a bot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import field
+from typing import Any
+
+from aegis.domain.everaegis.events.tables import Who, handler, narrator
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.events import Event, event
+
+
+@event
+class PlayerResigned(Event):
+    """A player leaves the game of their own accord (S2). From here on they take no further part: they are
+    dropped from every queue that would ask them later (Barracks discards, Quick reveals, card draws still to
+    come, the Freeform and Drafting order, the Artificers gifts), no undo point forms from a window open now
+    and none can be claimed any more. The events that follow eliminate them as R123 says (or, for the
+    Overlord, end the game: R170)."""
+
+    seat: int = 0
+
+
+@handler(PlayerResigned)
+def _evolve_player_resigned(s: GameState, e: PlayerResigned) -> None:
+    """S2: what would ask the seat later drops them; a decision awaited from them now stays theirs."""
+    seat = e.seat
+    s.resigned.append(seat)
+    s.window_snapshot = None  # the window's snapshot predates the resignation: no undo point forms from it (R156)
+    if s.draw_queue and s.draw_queue[0] == (seat, "draw phase"):
+        s.draw_asked = []  # their Draw Phase draw is dropped, so nobody is asked whether to stop it
+    s.draw_queue = [entry for entry in s.draw_queue if entry[0] != seat]  # they gain no more cards
+    s.reveal_queue = [other for other in s.reveal_queue if other != seat]  # Quick Game: all their cards are revealed
+    if s.act is not None:
+        s.act.queue = [other for other in s.act.queue if other != seat]  # Barracks: no longer an opponent to affect
+    s.selecting = [other for i, other in enumerate(s.selecting) if other != seat or i == 0]  # Freeform, Drafting
+    s.gifting = [other for i, other in enumerate(s.gifting) if other != seat or i == 0]  # Artificers (R172)
+    if s.variant.offer is not None and s.variant.offer[1] == seat and s.config.option("vengeance"):
+        s.variant.offer = None  # R159: nobody takes a Blasphemy token from an eliminated player
+
+
+@narrator(PlayerResigned)
+def _narrate_player_resigned(e: dict[str, Any], who: Who) -> str:
+    return f"{who(e['seat'])} resigns and leaves the game"
+
+
+@event
+class DecisionTimedOut(Event):
+    """The clock on ``seat``'s decision of prompt kind ``kind`` ran out at ``deadline`` (S3): the service's
+    cautious bot made it. ``played`` is the command it chose, which may name a card or an answer; only
+    ``audience`` (the seat) sees it until the game is over. ``count``: decisions in a row that timed out."""
+
+    seat: int = 0
+    kind: str = ""
+    deadline: float = 0.0
+    count: int = 1
+    played: dict[str, Any] = field(default_factory=dict)
+    audience: list[int] = field(default_factory=list)
+    PRIVATE = {"played": "audience"}
+
+
+@handler(DecisionTimedOut)
+def _evolve_decision_timed_out(s: GameState, e: DecisionTimedOut) -> None:
+    pass  # the events of the play the bot chose follow
+
+
+DECISIONS = {  # what a prompt kind asks, as "ran out of time to ..." reads it
+    "declare": "declare an action",
+    "use_item": "use an item",
+    "end_phase": "use an item or end their End Phase",
+    "choose_year": "choose a year to become the deck",
+    "setup_reveal": "reveal a card before play",
+    "prove": "prove their claim",
+    "pay": "reveal a card for an incorrect call",
+    "take_brig": "choose whom to take a BRIG from",
+    "take_sanction": "choose which SANCTION to take",
+    "sanction_discard": "discard a card for a SANCTIONED action",
+    "barracks_discard": "discard a card to the Barracks",
+    "put_back": "put cards back on the deck",
+    "war_reveal": "reveal cards after losing a war",
+    "choose_leader": "choose a leader",
+    "effect_choice": "make an effect's choice",
+    "effect_order": "choose which effect resolves first",
+    "artificer_gift": "give an item",
+    "draw_reaction": "answer before a draw",
+    "spoils": "take or leave a Blasphemy token",
+}
+
+
+@narrator(DecisionTimedOut)
+def _narrate_decision_timed_out(e: dict[str, Any], who: Who) -> str:
+    what = DECISIONS.get(e["kind"], f"make a decision ({e['kind']})")
+    text = f"{who(e['seat'])} ran out of time to {what}; the server decided for them ({e['count']} in a row)"
+    if "played" in e:  # only the seat itself sees what was played (redaction)
+        text += f": {who.command(e['played'])}"
+    return text
+
+
+@event
+class SeatAbandoned(Event):
+    """``seat`` let ``count`` decisions in a row time out: a bot plays it for the rest of the game (S3)."""
+
+    seat: int = 0
+    count: int = 0
+
+
+@handler(SeatAbandoned)
+def _evolve_seat_abandoned(s: GameState, e: SeatAbandoned) -> None:
+    if e.seat not in s.abandoned:
+        s.abandoned.append(e.seat)
+
+
+@narrator(SeatAbandoned)
+def _narrate_seat_abandoned(e: dict[str, Any], who: Who) -> str:
+    return f"{who(e['seat'])} let {e['count']} decisions in a row run out of time: a bot plays for them for the rest of the game"

@@ -1,0 +1,108 @@
+"""The Undo rule (R155-R157, docs/rulings.md "Undo"): the pause after an action while an undo may still be
+claimed, and the undo waived, let expire or claimed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import field
+from typing import Any
+
+from aegis.domain.everaegis.events.tables import Who, handler, narrator
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.events import Event, event
+
+
+@event
+class UndoPauseBegan(Event):
+    """The action is over but an undo may still be claimed: the game waits for the eligible players."""
+
+    window: int = 0
+    eligible: list[int] = field(default_factory=list)
+    deadline: float | None = None
+
+
+@handler(UndoPauseBegan)
+def _evolve_undo_pause_began(s: GameState, e: UndoPauseBegan) -> None:
+    assert s.undo is not None
+    s.undo.paused = True
+    s.undo.deadline = e.deadline
+
+
+@narrator(UndoPauseBegan)
+def _narrate_undo_pause_began(e: dict[str, Any], who: Who) -> str:
+    return f"{', '.join(who(s) for s in e['eligible'])} may still claim an undo"
+
+
+@event
+class UndoWaived(Event):
+    seat: int = 0
+    window: int = 0
+
+
+@handler(UndoWaived)
+def _evolve_undo_waived(s: GameState, e: UndoWaived) -> None:
+    assert s.undo is not None
+    s.undo.waived.append(e.seat)
+    if not s.undo.waiting:
+        s.undo = None
+
+
+@narrator(UndoWaived)
+def _narrate_undo_waived(e: dict[str, Any], who: Who) -> str:
+    return f"{who(e['seat'])} lets the action stand"
+
+
+@event
+class UndoExpired(Event):
+    """The pause's deadline passed with no claim; the turn goes on."""
+
+    window: int = 0
+    waiting: list[int] = field(default_factory=list)
+
+
+@handler(UndoExpired)
+def _evolve_undo_expired(s: GameState, e: UndoExpired) -> None:
+    s.undo = None
+
+
+@narrator(UndoExpired)
+def _narrate_undo_expired(e: dict[str, Any], who: Who) -> str:
+    return "No undo was claimed in time"
+
+
+@event
+class UndoClaimed(Event):
+    """The game goes back to the moment ``window`` opened (events ``undone_from``..``undone_to`` are void) and
+    the claimant's call is added to the answers the window had."""
+
+    seat: int = 0
+    window: int = 0
+    undone_from: int = 0
+    undone_to: int = 0
+    answers: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@handler(UndoClaimed)
+def _evolve_undo_claimed(s: GameState, e: UndoClaimed) -> None:
+    """Back to the moment the window opened; its answers again, with the claimant's call added."""
+    assert s.undo is not None
+    restored = s.undo.snapshot.clone()
+    out = list(s.resigned), list(s.abandoned)  # S2, S3: nothing takes a seat back from resigning or from its bot
+    for f in dataclasses.fields(GameState):
+        setattr(s, f.name, getattr(restored, f.name))
+    s.resigned, s.abandoned = out
+    s.window_snapshot = None
+    s.undo = None
+    assert s.window is not None
+    s.window.answers = {int(seat): dict(a) for seat, a in e.answers.items()}
+    s.window.asked = sorted(int(seat) for seat in e.answers)  # the others stay as they were: no answer
+    s.window.closing = "undo"
+
+
+@narrator(UndoClaimed)
+def _narrate_undo_claimed(e: dict[str, Any], who: Who) -> str:
+    return (
+        f"{who(e['seat'])} claims an undo: events {e['undone_from']}-{e['undone_to']} are undone and "
+        f"{who(e['seat'])} calls the bluff"
+    )

@@ -1,0 +1,157 @@
+"""War: begun by the War action or by a card effect, designated, the battle, the loser's reveals and the
+casualties, or thwarted for want of soldiers (R75, R78-R85).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aegis.domain.everaegis.events.tables import Who, handler, narrator
+from aegis.domain.everaegis.state import Act, GameState, War
+from aegis.domain.kernel.events import Event, event
+
+
+@event
+class EffectWarBegan(Event):
+    """A card effect makes its possessor go to war (the attacker) with the player it selected (R78-R85)."""
+
+    attacker: int = 0
+    defender: int = 0
+    source: str = ""
+
+
+@handler(EffectWarBegan)
+def _evolve_effect_war_began(s: GameState, e: EffectWarBegan) -> None:
+    s.act = Act(
+        declarer=e.attacker,
+        action="war",
+        plan={"target": e.defender},
+        claim=None,
+        sanctioned=False,
+        stage="execute",
+        war=War(attacker=e.attacker, defender=e.defender),
+        from_effect=True,
+    )
+
+
+@narrator(EffectWarBegan)
+def _narrate_effect_war_began(e: dict[str, Any], who: Who) -> str:
+    return f"{e['source']}: {who(e['attacker'])} goes to war with {who(e['defender'])}"
+
+
+@event
+class WarDesignated(Event):
+    attacker: int = 0
+    defender: int = 0
+
+
+@handler(WarDesignated)
+def _evolve_war_designated(s: GameState, e: WarDesignated) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.stage = "battle"
+
+
+@narrator(WarDesignated)
+def _narrate_war_designated(e: dict[str, Any], who: Who) -> str:
+    return f"War: {who(e['attacker'])} attacks {who(e['defender'])}"
+
+
+@event
+class WarBattle(Event):
+    attacker: int = 0
+    defender: int = 0
+    attacker_strength: int = 0
+    defender_strength: int = 0
+    wall_bonus: int = 0
+    winner: int = 0
+    loser: int = 0
+
+
+@handler(WarBattle)
+def _evolve_war_battle(s: GameState, e: WarBattle) -> None:
+    assert s.act is not None and s.act.war is not None
+    war = s.act.war
+    war.winner, war.loser = e.winner, e.loser
+    war.stage = "resolution"
+
+
+@narrator(WarBattle)
+def _narrate_war_battle(e: dict[str, Any], who: Who) -> str:
+    wall = " (WALL +5)" if e.get("wall_bonus") else ""
+    return (
+        f"Battle: {who(e['attacker'])} {e['attacker_strength']} against {who(e['defender'])} "
+        f"{e['defender_strength']}{wall}; {who(e['winner'])} wins"
+    )
+
+
+@event
+class WarThwarted(Event):
+    attacker: int = 0
+    defender: int = 0
+    reason: str = ""
+
+
+@handler(WarThwarted)
+def _evolve_war_thwarted(s: GameState, e: WarThwarted) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.stage = "over"
+
+
+@narrator(WarThwarted)
+def _narrate_war_thwarted(e: dict[str, Any], who: Who) -> str:
+    return f"{who(e['attacker'])}'s war is thwarted: no soldiers"
+
+
+@event
+class WarResolution(Event):
+    loser: int = 0
+    reveals_due: int = 0
+
+
+@handler(WarResolution)
+def _evolve_war_resolution(s: GameState, e: WarResolution) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.due = e.reveals_due
+    s.act.war.stage = "reveal" if e.reveals_due else "casualties"
+
+
+@narrator(WarResolution)
+def _narrate_war_resolution(e: dict[str, Any], who: Who) -> str:
+    return f"{who(e['loser'])} lost and must reveal {e['reveals_due']} card(s)"
+
+
+@event
+class WarCasualties(Event):
+    attacker: int = 0
+    defender: int = 0
+    attacker_loss: int = 0
+    defender_loss: int = 0
+
+
+@handler(WarCasualties)
+def _evolve_war_casualties(s: GameState, e: WarCasualties) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.stage = "over"
+
+
+@narrator(WarCasualties)
+def _narrate_war_casualties(e: dict[str, Any], who: Who) -> str:
+    return f"Casualties: {who(e['attacker'])} loses {e['attacker_loss']}, {who(e['defender'])} loses {e['defender_loss']}"
+
+
+@event
+class WarEnded(Event):
+    attacker: int = 0
+    defender: int = 0
+    winner: int | None = None
+
+
+@handler(WarEnded)
+def _evolve_war_ended(s: GameState, e: WarEnded) -> None:
+    assert s.act is not None and s.act.war is not None
+    s.act.war.stage = "ended"
+
+
+@narrator(WarEnded)
+def _narrate_war_ended(e: dict[str, Any], who: Who) -> str:
+    return "The war ends"
