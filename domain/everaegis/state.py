@@ -119,7 +119,8 @@ class UndoPoint:
     deadline: float | None = None
 
     def clone(self) -> UndoPoint:
-        return replace(self, eligible=list(self.eligible), waived=list(self.waived))
+        # the snapshot is never changed once taken: shared (tests/domain/test_state_clone.py)
+        return replace(self, answers=data_copy(self.answers), eligible=list(self.eligible), waived=list(self.waived))
 
     @property
     def waiting(self) -> list[int]:
