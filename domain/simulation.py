@@ -67,7 +67,7 @@ def play_game(
         for i in range(seats)
     ]
     commands: list[dict[str, Any]] = []
-    while state.status != "finished" and state.turn <= max_turns:
+    while state.status != "finished" and state.play.turn <= max_turns:
         needs = waiting(state)
         if not needs:
             raise AssertionError(f"game {seed} is stuck at seq {state.seq}: nobody has a decision")
@@ -82,9 +82,9 @@ def play_game(
         events=events,
         commands=commands,
         finished=state.status == "finished",
-        result=state.result,
-        winners=list(state.winners),
-        turns=state.turn,
+        result=state.outcome.result,
+        winners=list(state.outcome.winners),
+        turns=state.play.turn,
     )
 
 

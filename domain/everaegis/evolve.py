@@ -68,7 +68,7 @@ def apply(state: GameState, event: Event) -> None:
         raise TypeError(f"no evolve rule for {event.TYPE}")
     handler(state, event)
     if isinstance(event, _PROGRESS):
-        state.quiet_turns = 0
+        state.outcome.quiet_turns = 0
     if state.undo is not None and closes_undo({"type": event.TYPE, "phase": getattr(event, "phase", None)}):
         state.undo = None  # RULINGS "Undo": too late now
     state.seq = event.seq
@@ -119,8 +119,8 @@ def _started(s: GameState, e: ev.GameStarted) -> None:
     s.rigged = e.rigged
     names = s.config.names or tuple(f"Seat {i}" for i in range(s.config.seats))
     s.players = [Player(i, names[i]) for i in range(s.config.seats)]
-    s.sanction_supply = CATALOG.item_count["SANCTION"]
-    s.brig_supply = CATALOG.item_count["BRIG"]
+    s.items.sanction_supply = CATALOG.item_count["SANCTION"]
+    s.items.brig_supply = CATALOG.item_count["BRIG"]
     s.status = "setup"
     s.stage = "setup"
 
@@ -140,41 +140,41 @@ def _deck(s: GameState, e: ev.DeckFormed) -> None:
 
 @_on(ev.FirstPlayerChosen)
 def _first(s: GameState, e: ev.FirstPlayerChosen) -> None:
-    s.first_player = e.seat
+    s.play.first_player = e.seat
     if e.rng:
         s.rng = e.rng[1]
 
 
 @_on(ev.SetupDealt)
 def _dealt(s: GameState, e: ev.SetupDealt) -> None:
-    order = [seat for seat in s.turn_order_from(s.first_player or 0) if not s.players[seat].eliminated]  # S2: not resigned
+    order = [seat for seat in s.turn_order_from(s.play.first_player or 0) if not s.players[seat].eliminated]  # S2: not resigned
     for _ in range(e.cards_each):
-        s.draw_queue.extend((seat, "setup") for seat in order)
+        s.play.draw_queue.extend((seat, "setup") for seat in order)
     s.stage = "deal"
     s.status = "active"  # from here on players make decisions (Quick reveals, Empty Deck choices)
 
 
 @_on(ev.SetupRevealsBegan)
 def _setup_reveals(s: GameState, e: ev.SetupRevealsBegan) -> None:
-    s.reveal_queue = list(e.order)
+    s.play.reveal_queue = list(e.order)
     s.stage = "quick_reveal"
 
 
 @_on(ev.ComponentsChosen)
 def _components(s: GameState, e: ev.ComponentsChosen) -> None:
-    s.components = {"source": e.source, "estates": list(e.estates), "leaders": list(e.leaders), "items": list(e.items)}
+    s.classic.components = {"source": e.source, "estates": list(e.estates), "leaders": list(e.leaders), "items": list(e.items)}
 
 
 @_on(ev.EstateDeckFormed)
 def _estate_deck(s: GameState, e: ev.EstateDeckFormed) -> None:
-    s.estate_deck = _cards(e.cards)
+    s.classic.estate_deck = _cards(e.cards)
 
 
 @_on(ev.LeaderSelectionBegan)
 def _selection(s: GameState, e: ev.LeaderSelectionBegan) -> None:
     s.stage = "leaders"
     s.status = "active"  # players decide from here on
-    s.selecting = list(e.order)
+    s.classic.selecting = list(e.order)
     if e.rng:
         s.rng = e.rng[1]
 
@@ -198,11 +198,11 @@ def _leader(s: GameState, e: ev.LeaderChosen) -> None:
     p.leader = e.mat
     p.kept = None
     p.mats = []
-    if s.selecting and s.selecting[0] == e.seat:
-        s.selecting.pop(0)
+    if s.classic.selecting and s.classic.selecting[0] == e.seat:
+        s.classic.selecting.pop(0)
     if e.passed_to is not None:
         s.players[e.passed_to].mats = list(e.passed)
-        s.selecting = [e.passed_to]
+        s.classic.selecting = [e.passed_to]
 
 
 # ----- turns -----
@@ -210,36 +210,36 @@ def _leader(s: GameState, e: ev.LeaderChosen) -> None:
 
 @_on(ev.TurnBegan)
 def _turn(s: GameState, e: ev.TurnBegan) -> None:
-    s.variant.streak = s.variant.streak + 1 if e.seat == s.current else 1  # Overlord: turns in a row (R170)
+    s.variant.streak = s.variant.streak + 1 if e.seat == s.play.current else 1  # Overlord: turns in a row (R170)
     s.status = "active"
     s.stage = "turn"
-    s.current = e.seat
-    s.turn = e.turn
-    s.phase = None
-    s.action_done = False
-    s.act = None
+    s.play.current = e.seat
+    s.play.turn = e.turn
+    s.play.phase = None
+    s.play.action_done = False
+    s.play.act = None
 
 
 @_on(ev.TurnSkipped)
 def _skipped(s: GameState, e: ev.TurnSkipped) -> None:
-    s.phase = "over"
-    s.quiet_turns += 1
-    s.fresh = {}
+    s.play.phase = "over"
+    s.outcome.quiet_turns += 1
+    s.items.fresh = {}
 
 
 @_on(ev.PhaseBegan)
 def _phase(s: GameState, e: ev.PhaseBegan) -> None:
-    s.phase = e.phase
+    s.play.phase = e.phase
     if e.phase == "draw" and not s.config.thresholds.survival:
-        s.draw_queue.append((e.seat, "draw phase"))  # R27; Survival skips it (R166)
-        s.draw_asked = draw_reactors(s, e.seat)  # R118: before the card is drawn
+        s.play.draw_queue.append((e.seat, "draw phase"))  # R27; Survival skips it (R166)
+        s.items.draw_asked = draw_reactors(s, e.seat)  # R118: before the card is drawn
 
 
 @_on(ev.TurnEnded)
 def _turn_ended(s: GameState, e: ev.TurnEnded) -> None:
-    s.phase = "over"
-    s.quiet_turns += 1
-    s.fresh = {}  # R103: items received so far become usable once a turn ends
+    s.play.phase = "over"
+    s.outcome.quiet_turns += 1
+    s.items.fresh = {}  # R103: items received so far become usable once a turn ends
 
 
 # ----- cards -----
@@ -257,7 +257,7 @@ def _year_deck(s: GameState, e: ev.YearMadeDeck) -> None:
 
 @_on(ev.EstatesMadeDeck)
 def _estates_deck(s: GameState, e: ev.EstatesMadeDeck) -> None:
-    s.deck, s.estate_deck = s.estate_deck[: e.size], s.estate_deck[e.size :]
+    s.deck, s.classic.estate_deck = s.classic.estate_deck[: e.size], s.classic.estate_deck[e.size :]
 
 
 @_on(ev.CardDrawn)
@@ -265,8 +265,8 @@ def _drawn(s: GameState, e: ev.CardDrawn) -> None:
     card = s.deck.pop(0)
     assert card.id == e.card
     s.players[e.seat].cards.append(card)
-    if s.draw_queue:
-        s.draw_queue.pop(0)
+    if s.play.draw_queue:
+        s.play.draw_queue.pop(0)
 
 
 @_on(ev.CardDealt)
@@ -284,8 +284,8 @@ def _dealt_card(s: GameState, e: ev.CardDealt) -> None:
 
 @_on(ev.CardNotGained)
 def _not_gained(s: GameState, e: ev.CardNotGained) -> None:
-    if s.draw_queue:
-        s.draw_queue.pop(0)
+    if s.play.draw_queue:
+        s.play.draw_queue.pop(0)
 
 
 def _note_estate_revealed(s: GameState, seat: int, name: str) -> None:
@@ -294,7 +294,7 @@ def _note_estate_revealed(s: GameState, seat: int, name: str) -> None:
         return
     for p in s.players:
         for mat in s.abilities(p.seat, "estate revealed"):
-            s.triggers.append({"seat": p.seat, "mat": mat, "card": name, "holder": seat})
+            s.pending.triggers.append({"seat": p.seat, "mat": mat, "card": name, "holder": seat})
 
 
 @_on(ev.CardRevealed)
@@ -304,9 +304,9 @@ def _revealed(s: GameState, e: ev.CardRevealed) -> None:
     card = s.players[e.seat].card(e.card)
     assert card is not None
     _replace_card(s, e.seat, card.flip(True))
-    if e.reason == "setup" and s.reveal_queue and s.reveal_queue[0] == e.seat:
-        s.reveal_queue.pop(0)
-    war = s.act.war if s.act is not None else None
+    if e.reason == "setup" and s.play.reveal_queue and s.play.reveal_queue[0] == e.seat:
+        s.play.reveal_queue.pop(0)
+    war = s.play.act.war if s.play.act is not None else None
     # a war's loser who resigns reveals every card (R123): that meets the reveals still due (S2)
     for_war = e.reason == "war" or (e.reason == ELIMINATION_REVEAL and war is not None and e.seat == war.loser)
     if for_war and war is not None and war.stage == "reveal":
@@ -335,7 +335,7 @@ def _discarded(s: GameState, e: ev.CardDiscarded) -> None:
 
 def _discard_done(s: GameState, seat: int, reason: str) -> None:
     """What a discard settles, wherever the card goes: a Barracks victim's turn, a SANCTION's price."""
-    act = s.act
+    act = s.play.act
     if act is not None and reason == "barracks" and act.queue and act.queue[0] == seat:
         act.queue.pop(0)
     elif act is not None and reason == "sanction":
@@ -346,8 +346,8 @@ def _discard_done(s: GameState, seat: int, reason: str) -> None:
 def _moved(s: GameState, e: ev.CardMoved) -> None:
     card = _take_card(s, e.from_seat, e.card)
     s.players[e.to_seat].cards.append(card)
-    if s.act is not None:
-        s.act.step += 1
+    if s.play.act is not None:
+        s.play.act.step += 1
 
 
 @_on(ev.CardPutOnDeck)
@@ -369,25 +369,25 @@ def _soldiers(s: GameState, e: ev.SoldiersChanged) -> None:
 
 def _item_holder_set(s: GameState, item: str, seat: int | None) -> None:
     if item == "WALL":
-        s.wall = seat
+        s.items.wall = seat
     elif item == "TREATY":
-        s.treaty = seat
+        s.items.treaty = seat
     elif item == "INK QUILL":
-        s.quill = seat
+        s.items.quill = seat
 
 
 @_on(ev.ItemGained)
 def _item_gained(s: GameState, e: ev.ItemGained) -> None:
     if e.item == "BRIG":
         if e.source == "reserve":
-            s.brig_supply -= 1
+            s.items.brig_supply -= 1
         else:
             s.players[e.source].brigs -= 1
         s.players[e.seat].brigs += 1
     elif e.item in ("WALL", "TREATY", "INK QUILL"):
         _item_holder_set(s, e.item, e.seat)
     else:  # a Classic item: from the reserve or taken from its holder (R105, R106)
-        by = s.held.setdefault(e.item, {})
+        by = s.items.held.setdefault(e.item, {})
         if e.source != "reserve":
             by[e.source] -= 1
             if not by[e.source]:
@@ -397,9 +397,9 @@ def _item_gained(s: GameState, e: ev.ItemGained) -> None:
 
 def _receive_item(s: GameState, item: str, seat: int) -> None:
     """A Classic item joins the seat's; not usable on the turn it was received (R103)."""
-    by = s.held.setdefault(item, {})
+    by = s.items.held.setdefault(item, {})
     by[seat] = by.get(seat, 0) + 1
-    fresh = s.fresh.setdefault(item, {})
+    fresh = s.items.fresh.setdefault(item, {})
     fresh[seat] = fresh.get(seat, 0) + 1
 
 
@@ -413,15 +413,15 @@ def _item_discarded(s: GameState, e: ev.ItemDiscarded) -> None:
     _note_discard(s, e.seat, e.item)
     if e.item == "BRIG":
         s.players[e.seat].brigs -= 1
-        s.brig_supply += 1
+        s.items.brig_supply += 1
     elif e.item in ("WALL", "TREATY", "INK QUILL"):
         _item_holder_set(s, e.item, None)
     else:
-        by = s.held[e.item]
+        by = s.items.held[e.item]
         by[e.seat] -= 1
         if not by[e.seat]:
             del by[e.seat]
-        fresh = s.fresh.get(e.item, {})
+        fresh = s.items.fresh.get(e.item, {})
         if fresh.get(e.seat, 0) > by.get(e.seat, 0):
             fresh[e.seat] = by.get(e.seat, 0)
 
@@ -429,24 +429,24 @@ def _item_discarded(s: GameState, e: ev.ItemDiscarded) -> None:
 @_on(ev.SanctionPlaced)
 def _sanction_placed(s: GameState, e: ev.SanctionPlaced) -> None:
     if e.source == "reserve":
-        s.sanction_supply -= 1
+        s.items.sanction_supply -= 1
     else:
         s.players[e.source["seat"]].sanctions.remove(e.source["action"])
     s.players[e.seat].sanctions.append(e.action)
-    if s.act is not None and s.act.todo and s.act.todo[0] == {"seat": e.seat, "action": e.action}:
-        s.act.todo.pop(0)
+    if s.play.act is not None and s.play.act.todo and s.play.act.todo[0] == {"seat": e.seat, "action": e.action}:
+        s.play.act.todo.pop(0)
 
 
 @_on(ev.SanctionNotPlaced)
 def _sanction_not_placed(s: GameState, e: ev.SanctionNotPlaced) -> None:
-    if s.act is not None and s.act.todo and s.act.todo[0] == {"seat": e.seat, "action": e.action}:
-        s.act.todo.pop(0)
+    if s.play.act is not None and s.play.act.todo and s.play.act.todo[0] == {"seat": e.seat, "action": e.action}:
+        s.play.act.todo.pop(0)
 
 
 @_on(ev.SanctionRemoved)
 def _sanction_removed(s: GameState, e: ev.SanctionRemoved) -> None:
     s.players[e.seat].sanctions.remove(e.action)
-    s.sanction_supply += 1
+    s.items.sanction_supply += 1
 
 
 # ----- actions, windows, calls, guards -----
@@ -454,102 +454,102 @@ def _sanction_removed(s: GameState, e: ev.SanctionRemoved) -> None:
 
 @_on(ev.ActionDeclared)
 def _declared(s: GameState, e: ev.ActionDeclared) -> None:
-    s.act = Act(declarer=e.seat, action=e.action, plan=e.plan, claim=e.claim, sanctioned=e.sanctioned)
+    s.play.act = Act(declarer=e.seat, action=e.action, plan=e.plan, claim=e.claim, sanctioned=e.sanctioned)
 
 
 @_on(ev.ReactionWindowOpened)
 def _window_opened(s: GameState, e: ev.ReactionWindowOpened) -> None:
-    s.window = Window(e.window, e.claimant, e.claim, e.about, list(e.asked), {}, e.deadline)
-    s.windows_opened = e.window
-    if s.act is not None:
+    s.calls.window = Window(e.window, e.claimant, e.claim, e.about, list(e.asked), {}, e.deadline)
+    s.calls.windows_opened = e.window
+    if s.play.act is not None:
         if e.about == "action":
-            s.act.stage = "window"
+            s.play.act.stage = "window"
         else:
-            guard = s.act.guard_of(e.claimant)
+            guard = s.play.act.guard_of(e.claimant)
             assert guard is not None
             guard.status = "window"
-    s.window_snapshot = None
+    s.calls.window_snapshot = None
     if e.about == "action" and e.deadline is not None and s.config.option("undo"):
         snapshot = s.clone()  # the moment an undo would rewind to
         snapshot.seq = e.seq
-        s.window_snapshot = snapshot
+        s.calls.window_snapshot = snapshot
 
 
 @_on(ev.ReactionGiven)
 def _reaction(s: GameState, e: ev.ReactionGiven) -> None:
-    assert s.window is not None
-    s.window.answers[e.seat] = {"answer": e.answer, "means": e.means}
+    assert s.calls.window is not None
+    s.calls.window.answers[e.seat] = {"answer": e.answer, "means": e.means}
 
 
 @_on(ev.ReactionWindowClosed)
 def _window_closed(s: GameState, e: ev.ReactionWindowClosed) -> None:
-    assert s.window is not None and s.act is not None
-    snapshot, s.window_snapshot = s.window_snapshot, None
+    assert s.calls.window is not None and s.play.act is not None
+    snapshot, s.calls.window_snapshot = s.calls.window_snapshot, None
     called = any(a.get("answer") == "call" for a in e.answers.values())
     used = s.in_turn_order([int(seat) for seat, a in e.answers.items() if a.get("answer") == "use"])
-    if used and s.window.about == "action":
-        s.act.reacted = (used[0], e.answers[str(used[0])]["means"])  # R104: the first in turn order
-    if snapshot is not None and e.by == "deadline" and e.timed_out and not called and s.window.claim:
-        claimant = s.window.claimant
+    if used and s.calls.window.about == "action":
+        s.play.act.reacted = (used[0], e.answers[str(used[0])]["means"])  # R104: the first in turn order
+    if snapshot is not None and e.by == "deadline" and e.timed_out and not called and s.calls.window.claim:
+        claimant = s.calls.window.claimant
         eligible = [seat for seat in e.timed_out if snapshot.may_call(seat, claimant)]
         if eligible:
-            s.undo = UndoPoint(s.window.id, claimant, snapshot, dict(e.answers), eligible)
-    if s.window.about == "action":
-        s.act.stage = "guards"
+            s.undo = UndoPoint(s.calls.window.id, claimant, snapshot, dict(e.answers), eligible)
+    if s.calls.window.about == "action":
+        s.play.act.stage = "guards"
     else:
-        guard = s.act.guard_of(s.window.claimant)
+        guard = s.play.act.guard_of(s.calls.window.claimant)
         assert guard is not None
         guard.status = "closed"
-    s.window = None
+    s.calls.window = None
 
 
 @_on(ev.GuardDeclared)
 def _guard_declared(s: GameState, e: ev.GuardDeclared) -> None:
-    assert s.act is not None
-    s.act.guards.append(Guard(e.seat, e.means))
-    order = s.in_turn_order([g.seat for g in s.act.guards])
-    s.act.guards.sort(key=lambda g: order.index(g.seat))  # R60, RULINGS: guards resolve in turn order
+    assert s.play.act is not None
+    s.play.act.guards.append(Guard(e.seat, e.means))
+    order = s.in_turn_order([g.seat for g in s.play.act.guards])
+    s.play.act.guards.sort(key=lambda g: order.index(g.seat))  # R60, RULINGS: guards resolve in turn order
 
 
 @_on(ev.BluffCalled)
 def _called(s: GameState, e: ev.BluffCalled) -> None:
-    s.challenge = Challenge(caller=e.caller, claimant=e.claimant, claim=e.claim, about=e.about)
+    s.calls.challenge = Challenge(caller=e.caller, claimant=e.claimant, claim=e.claim, about=e.about)
 
 
 @_on(ev.ClaimProven)
 def _proven(s: GameState, e: ev.ClaimProven) -> None:
-    assert s.challenge is not None
-    s.challenge.stage = "penalty"
+    assert s.calls.challenge is not None
+    s.calls.challenge.stage = "penalty"
 
 
 @_on(ev.BluffExposed)
 def _exposed(s: GameState, e: ev.BluffExposed) -> None:
-    assert s.challenge is not None
-    s.challenge.stage = "exposed"
+    assert s.calls.challenge is not None
+    s.calls.challenge.stage = "exposed"
 
 
 @_on(ev.CallSettled)
 def _settled(s: GameState, e: ev.CallSettled) -> None:
-    s.challenge = None
-    if not e.correct and s.players[e.caller].eliminated and e.caller not in s.silenced:
-        s.silenced.append(e.caller)  # Vengeance (R159): their one wrong call ends their calling for good
-    if s.act is not None and e.about == "guard":
-        guard = s.act.guard_of(e.claimant)
+    s.calls.challenge = None
+    if not e.correct and s.players[e.caller].eliminated and e.caller not in s.calls.silenced:
+        s.calls.silenced.append(e.caller)  # Vengeance (R159): their one wrong call ends their calling for good
+    if s.play.act is not None and e.about == "guard":
+        guard = s.play.act.guard_of(e.claimant)
         assert guard is not None
         guard.status = "thwarted" if e.correct else "stands"
 
 
 @_on(ev.GuardHeld)
 def _guard_held(s: GameState, e: ev.GuardHeld) -> None:
-    assert s.act is not None
-    guard = s.act.guard_of(e.seat)
+    assert s.play.act is not None
+    guard = s.play.act.guard_of(e.seat)
     assert guard is not None
     guard.status = "stands"
 
 
 @_on(ev.ActionThwarted)
 def _action_thwarted(s: GameState, e: ev.ActionThwarted) -> None:
-    s.challenge = None
+    s.calls.challenge = None
     s.variant.offer = None  # a war's spoils still to choose end with it (pending at a thwart only if its declarer resigns, S2)
     _action_over(s)
 
@@ -557,18 +557,18 @@ def _action_thwarted(s: GameState, e: ev.ActionThwarted) -> None:
 def _action_over(s: GameState) -> None:
     """The declared action is over, and so is the Action Phase (R73), unless an effect started the action (a
     war an effect started is not the turn's action)."""
-    from_effect = s.act is not None and s.act.from_effect
-    s.act = None
+    from_effect = s.play.act is not None and s.play.act.from_effect
+    s.play.act = None
     if not from_effect:
-        s.action_done = True
+        s.play.action_done = True
 
 
 @_on(ev.ActionResolving)
 def _resolving(s: GameState, e: ev.ActionResolving) -> None:
-    act = s.act
+    act = s.play.act
     assert act is not None
     act.stage = "execute"
-    s.challenge = None
+    s.calls.challenge = None
     if act.action == "barracks":
         act.queue = [
             seat
@@ -580,7 +580,7 @@ def _resolving(s: GameState, e: ev.ActionResolving) -> None:
             and s.players[seat].unrevealed  # nothing to discard: not affected
         ]
     elif act.action == "laboratory" and s.players[act.declarer].leader is None:  # the Simpleton Laboratory
-        s.draw_queue.extend([(act.declarer, "laboratory"), (act.declarer, "laboratory")])
+        s.play.draw_queue.extend([(act.declarer, "laboratory"), (act.declarer, "laboratory")])
     elif act.action == "library" and s.players[act.declarer].leader is None and "sanctions" in act.plan:
         act.todo = [t for t in act.plan["sanctions"] if not act.guarded(t["seat"])]
     elif act.action == "war" and "target" in act.plan:  # a mob's War with nobody to select has none (A50)
@@ -605,41 +605,41 @@ def _completed(s: GameState, e: ev.ActionCompleted) -> None:
 
 @_on(ev.WarDesignated)
 def _war_designated(s: GameState, e: ev.WarDesignated) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.stage = "battle"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.stage = "battle"
 
 
 @_on(ev.WarBattle)
 def _war_battle(s: GameState, e: ev.WarBattle) -> None:
-    assert s.act is not None and s.act.war is not None
-    war = s.act.war
+    assert s.play.act is not None and s.play.act.war is not None
+    war = s.play.act.war
     war.winner, war.loser = e.winner, e.loser
     war.stage = "resolution"
 
 
 @_on(ev.WarThwarted)
 def _war_thwarted(s: GameState, e: ev.WarThwarted) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.stage = "over"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.stage = "over"
 
 
 @_on(ev.WarResolution)
 def _war_resolution(s: GameState, e: ev.WarResolution) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.due = e.reveals_due
-    s.act.war.stage = "reveal" if e.reveals_due else "casualties"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.due = e.reveals_due
+    s.play.act.war.stage = "reveal" if e.reveals_due else "casualties"
 
 
 @_on(ev.WarCasualties)
 def _war_casualties(s: GameState, e: ev.WarCasualties) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.stage = "over"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.stage = "over"
 
 
 @_on(ev.WarEnded)
 def _war_ended(s: GameState, e: ev.WarEnded) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.stage = "ended"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.stage = "ended"
 
 
 # ----- the end -----
@@ -653,11 +653,11 @@ def _eliminated(s: GameState, e: ev.PlayerEliminated) -> None:
 @_on(ev.GameEnded)
 def _ended(s: GameState, e: ev.GameEnded) -> None:
     s.status = "finished"
-    s.result = e.result
-    s.winners = list(e.winners)
-    s.end_reason = e.reason
-    s.window = None
-    s.challenge = None
+    s.outcome.result = e.result
+    s.outcome.winners = list(e.winners)
+    s.outcome.end_reason = e.reason
+    s.calls.window = None
+    s.calls.challenge = None
 
 
 # ----- the Undo rule -----
@@ -688,16 +688,16 @@ def _undo_claimed(s: GameState, e: ev.UndoClaimed) -> None:
     """Back to the moment the window opened; its answers again, with the claimant's call added."""
     assert s.undo is not None
     restored = s.undo.snapshot.clone()
-    out = list(s.resigned), list(s.abandoned)  # S2, S3: nothing takes a seat back from resigning or from its bot
+    departures = s.departures  # S2, S3: nothing takes a seat back from resigning or from its bot
     for f in dataclasses.fields(GameState):
         setattr(s, f.name, getattr(restored, f.name))
-    s.resigned, s.abandoned = out
-    s.window_snapshot = None
+    s.departures = departures
+    s.calls.window_snapshot = None
     s.undo = None
-    assert s.window is not None
-    s.window.answers = {int(seat): dict(a) for seat, a in e.answers.items()}
-    s.window.asked = sorted(int(seat) for seat in e.answers)  # the others stay as they were: no answer
-    s.window.closing = "undo"
+    assert s.calls.window is not None
+    s.calls.window.answers = {int(seat): dict(a) for seat, a in e.answers.items()}
+    s.calls.window.asked = sorted(int(seat) for seat in e.answers)  # the others stay as they were: no answer
+    s.calls.window.closing = "undo"
 
 
 # ----- card effects -----
@@ -705,27 +705,27 @@ def _undo_claimed(s: GameState, e: ev.UndoClaimed) -> None:
 
 @_on(ev.EffectQueued)
 def _effect_queued(s: GameState, e: ev.EffectQueued) -> None:
-    s.effects.append(
+    s.pending.effects.append(
         Pending(
             e.id, e.source, e.owner, list(e.steps), plan=list(e.plan) if e.plan is not None else None, guarded=list(e.guarded)
         )
     )
-    s.effects_queued = max(s.effects_queued, e.id)
-    if e.for_action and s.act is not None:
-        s.act.step = 1  # the action's effect is queued; the action completes once it has run
+    s.pending.effects_queued = max(s.pending.effects_queued, e.id)
+    if e.for_action and s.play.act is not None:
+        s.play.act.step = 1  # the action's effect is queued; the action completes once it has run
 
 
 @_on(ev.EffectsOrdered)
 def _effects_ordered(s: GameState, e: ev.EffectsOrdered) -> None:
-    chosen = next(p for p in s.effects if p.id == e.first)
-    s.effects.remove(chosen)
-    s.effects.insert(0, chosen)
+    chosen = next(p for p in s.pending.effects if p.id == e.first)
+    s.pending.effects.remove(chosen)
+    s.pending.effects.insert(0, chosen)
     chosen.chosen = True
 
 
 @_on(ev.EffectProgressed)
 def _effect_progressed(s: GameState, e: ev.EffectProgressed) -> None:
-    p = s.effects[0]
+    p = s.pending.effects[0]
     assert p.id == e.id
     p.index = e.index
     p.work = dict(e.work) if e.work is not None else None
@@ -735,7 +735,7 @@ def _effect_progressed(s: GameState, e: ev.EffectProgressed) -> None:
 
 @_on(ev.EffectEnded)
 def _effect_ended(s: GameState, e: ev.EffectEnded) -> None:
-    s.effects = [p for p in s.effects if p.id != e.id]
+    s.pending.effects = [p for p in s.pending.effects if p.id != e.id]
 
 
 @_on(ev.SacrificesGiven)
@@ -747,46 +747,46 @@ def _sacrifices(s: GameState, e: ev.SacrificesGiven) -> None:
 @_on(ev.CardsToGain)
 def _cards_to_gain(s: GameState, e: ev.CardsToGain) -> None:
     for _ in range(e.count):
-        s.draw_queue.extend((seat, e.reason) for seat in e.seats)
+        s.play.draw_queue.extend((seat, e.reason) for seat in e.seats)
 
 
 @_on(ev.ItemSoldiersChanged)
 def _item_soldiers(s: GameState, e: ev.ItemSoldiersChanged) -> None:
-    s.item_soldiers[e.item] = s.item_soldiers.get(e.item, 0) + e.delta
+    s.items.item_soldiers[e.item] = s.items.item_soldiers.get(e.item, 0) + e.delta
 
 
 @_on(ev.EffectPlanUsed)
 def _plan_used(s: GameState, e: ev.EffectPlanUsed) -> None:
-    p = s.effects[0]
+    p = s.pending.effects[0]
     assert p.id == e.id and p.plan
     p.plan.pop(0)
 
 
 @_on(ev.TriggersFired)
 def _triggers_fired(s: GameState, e: ev.TriggersFired) -> None:
-    s.triggers = []
+    s.pending.triggers = []
 
 
 def _note_discard(s: GameState, holder: int, item: str) -> None:
     """An opponent's item discarded: abilities that act on it fire next (VIGILANTE). INK QUILL is a token (R108)."""
-    if s.components is None or item == "INK QUILL":
+    if s.classic.components is None or item == "INK QUILL":
         return
     for p in s.players:
         if p.seat != holder and not s.variant.allied(p.seat, holder):  # R138, R163: an ally is no opponent
             for mat in s.abilities(p.seat, "opponent item discarded"):
-                s.triggers.append({"seat": p.seat, "mat": mat, "item": item, "holder": holder})
+                s.pending.triggers.append({"seat": p.seat, "mat": mat, "item": item, "holder": holder})
 
 
 @_on(ev.DictatorChosen)
 def _dictator(s: GameState, e: ev.DictatorChosen) -> None:
-    s.dictator = e.mat
+    s.classic.dictator = e.mat
     if e.rng:
         s.rng = e.rng[1]
 
 
 @_on(ev.ArtificersBegan)
 def _artificers(s: GameState, e: ev.ArtificersBegan) -> None:
-    s.gifting = list(e.order)
+    s.classic.gifting = list(e.order)
     s.stage = "artificers"
     s.status = "active"
 
@@ -794,7 +794,7 @@ def _artificers(s: GameState, e: ev.ArtificersBegan) -> None:
 @_on(ev.ArtificerGave)
 def _artificer_gave(s: GameState, e: ev.ArtificerGave) -> None:
     if e.item == "WALL":
-        s.wall = e.to
+        s.items.wall = e.to
     elif e.item != "TREATY":  # the TREATY and its INK QUILL move with the ItemGained events that follow (R108)
         _receive_item(s, e.item, e.to)  # usable once the first turn has ended (R103)
     _next_giver(s, e.seat)
@@ -807,14 +807,14 @@ def _artificer_passed(s: GameState, e: ev.ArtificerPassed) -> None:
 
 def _next_giver(s: GameState, seat: int) -> None:
     """The giver goes to the back of the round, unless they resigned: then they give no more (S2)."""
-    s.gifting = [*s.gifting[1:], *([] if s.players[seat].eliminated else [seat])]
+    s.classic.gifting = [*s.classic.gifting[1:], *([] if s.players[seat].eliminated else [seat])]
 
 
 @_on(ev.ArtificersDone)
 def _artificers_done(s: GameState, e: ev.ArtificersDone) -> None:
-    s.gifting = []
+    s.classic.gifting = []
     s.stage = "setup"
-    s.artificers_done = True
+    s.classic.artificers_done = True
 
 
 # ----- mob players -----
@@ -892,13 +892,13 @@ def _blasphemy_card(s: GameState, e: ev.BlasphemyCardSet) -> None:
 @_on(ev.BlasphemyTokenGained)
 def _token_gained(s: GameState, e: ev.BlasphemyTokenGained) -> None:
     s.variant.tokens[e.seat] += 1
-    s.variant.token_turn = s.turn
+    s.variant.token_turn = s.play.turn
 
 
 @_on(ev.BlasphemySpoilsOffered)
 def _spoils_offered(s: GameState, e: ev.BlasphemySpoilsOffered) -> None:
     s.variant.offer = (e.winner, e.loser)
-    s.variant.offer_turn = s.turn
+    s.variant.offer_turn = s.play.turn
 
 
 @_on(ev.BlasphemyTokenTaken)
@@ -920,7 +920,7 @@ def _overlord_scored(s: GameState, e: ev.OverlordScored) -> None:
 
 @_on(ev.EffectWarBegan)
 def _effect_war(s: GameState, e: ev.EffectWarBegan) -> None:
-    s.act = Act(
+    s.play.act = Act(
         declarer=e.attacker,
         action="war",
         plan={"target": e.defender},
@@ -934,20 +934,20 @@ def _effect_war(s: GameState, e: ev.EffectWarBegan) -> None:
 
 @_on(ev.DrawReactionPassed)
 def _draw_passed(s: GameState, e: ev.DrawReactionPassed) -> None:
-    s.draw_asked = [seat for seat in s.draw_asked if seat != e.seat]
+    s.items.draw_asked = [seat for seat in s.items.draw_asked if seat != e.seat]
 
 
 @_on(ev.DrawStopped)
 def _draw_stopped(s: GameState, e: ev.DrawStopped) -> None:
-    s.draw_asked = []
-    if s.draw_queue and s.draw_queue[0] == (e.seat, "draw phase"):
-        s.draw_queue.pop(0)
+    s.items.draw_asked = []
+    if s.play.draw_queue and s.play.draw_queue[0] == (e.seat, "draw phase"):
+        s.play.draw_queue.pop(0)
 
 
 def draw_reactors(s: GameState, drawer: int) -> list[int]:
     """Remaining players other than the drawer holding a reactive item used in a Draw Phase (R104, R118), but not
     the drawer's TREATY partner: the two "cannot affect each other with any ... consumable items" (R107)."""
-    if not s.held:
+    if not s.items.held:
         return []
     partner = s.partner(drawer)
     return [seat for seat in s.in_turn_order(s.remaining()) if seat not in (drawer, partner) and s.items_acting(seat, "draw")]
@@ -965,16 +965,16 @@ def _soldiers_kept(s: GameState, e: ev.SoldiersKept) -> None:
 def _resigned(s: GameState, e: ev.PlayerResigned) -> None:
     """S2: what would ask the seat later drops them; a decision awaited from them now stays theirs."""
     seat = e.seat
-    s.resigned.append(seat)
-    s.window_snapshot = None  # the window's snapshot predates the resignation: no undo point forms from it (R156)
-    if s.draw_queue and s.draw_queue[0] == (seat, "draw phase"):
-        s.draw_asked = []  # their Draw Phase draw is dropped, so nobody is asked whether to stop it
-    s.draw_queue = [entry for entry in s.draw_queue if entry[0] != seat]  # they gain no more cards
-    s.reveal_queue = [other for other in s.reveal_queue if other != seat]  # Quick Game: all their cards are revealed
-    if s.act is not None:
-        s.act.queue = [other for other in s.act.queue if other != seat]  # Barracks: no longer an opponent to affect
-    s.selecting = [other for i, other in enumerate(s.selecting) if other != seat or i == 0]  # Freeform, Drafting
-    s.gifting = [other for i, other in enumerate(s.gifting) if other != seat or i == 0]  # Artificers (R172)
+    s.departures.resigned.append(seat)
+    s.calls.window_snapshot = None  # the window's snapshot predates the resignation: no undo point forms from it (R156)
+    if s.play.draw_queue and s.play.draw_queue[0] == (seat, "draw phase"):
+        s.items.draw_asked = []  # their Draw Phase draw is dropped, so nobody is asked whether to stop it
+    s.play.draw_queue = [entry for entry in s.play.draw_queue if entry[0] != seat]  # they gain no more cards
+    s.play.reveal_queue = [other for other in s.play.reveal_queue if other != seat]  # Quick Game: all their cards are revealed
+    if s.play.act is not None:
+        s.play.act.queue = [other for other in s.play.act.queue if other != seat]  # Barracks: no longer an opponent to affect
+    s.classic.selecting = [other for i, other in enumerate(s.classic.selecting) if other != seat or i == 0]  # Freeform, Drafting
+    s.classic.gifting = [other for i, other in enumerate(s.classic.gifting) if other != seat or i == 0]  # Artificers (R172)
     if s.variant.offer is not None and s.variant.offer[1] == seat and s.config.option("vengeance"):
         s.variant.offer = None  # R159: nobody takes a Blasphemy token from an eliminated player
 
@@ -986,5 +986,5 @@ def _timed_out(s: GameState, e: ev.DecisionTimedOut) -> None:
 
 @_on(ev.SeatAbandoned)
 def _abandoned(s: GameState, e: ev.SeatAbandoned) -> None:
-    if e.seat not in s.abandoned:
-        s.abandoned.append(e.seat)
+    if e.seat not in s.departures.abandoned:
+        s.departures.abandoned.append(e.seat)

@@ -148,7 +148,7 @@ class EverAegis:
         ("undo:<window>")."""
         if state.status != "active":
             return None
-        w = state.window
+        w = state.calls.window
         if w is not None and w.deadline is not None:
             return w.id, w.deadline
         u = state.undo

@@ -17,7 +17,7 @@ from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.ruleset import RULESET
 from aegis.domain.simulation import play_game
 
-SHARED_ON_PURPOSE = ("state.components", "state.config", "state.effects[].steps", "state.variant.allies")
+SHARED_ON_PURPOSE = ("state.classic.components", "state.config", "state.pending.effects[].steps", "state.variant.allies")
 GAMES = [  # (variants, options, seats)
     ("simpleton", None, 4),
     ("simpleton+quick+plague", None, 3),
@@ -83,8 +83,8 @@ def test_what_clones_share_never_changes_in_a_game(variants, options, seats):
     first_seen: dict[int, tuple[Any, str]] = {}  # id -> (the object, kept alive; its JSON when first seen)
     for event in events:
         RULESET.apply(state, event)
-        steps = [step for p in state.effects for step in p.steps]
-        for obj in (state.components, state.config.options, state.variant.allies, *steps):
+        steps = [step for p in state.pending.effects for step in p.steps]
+        for obj in (state.classic.components, state.config.options, state.variant.allies, *steps):
             if id(obj) not in first_seen:
                 first_seen[id(obj)] = (obj, json.dumps(obj, sort_keys=True, default=str))
     changed = [was for obj, was in first_seen.values() if json.dumps(obj, sort_keys=True, default=str) != was]
