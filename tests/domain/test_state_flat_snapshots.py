@@ -48,3 +48,28 @@ def test_a_state_read_from_a_flat_snapshot_is_asked_and_seen_as_its_fold(name):
         assert RULESET.view(back, seat) == RULESET.view(folded, seat)
         assert [p.to_dict() for p in RULESET.prompts(back, seat)] == [p.to_dict() for p in RULESET.prompts(folded, seat)]
 
+
+def test_the_flat_snapshots_hold_a_field_of_every_record_and_states_inside_states():
+    keys: set[str] = set()
+    nested: set[str] = set()
+
+    def walk(data: Any, path: str) -> None:
+        if isinstance(data, dict):
+            if data.get("$") == "GameState":
+                keys.update(data)
+                if path:
+                    nested.add(path)
+            for k, v in data.items():
+                walk(v, f"{path}.{k}")
+        elif isinstance(data, list):
+            for v in data:
+                walk(v, f"{path}[]")
+
+    for case in CASES.values():
+        walk(case["state"], "")
+    records = [f.name for f in GameState.__dataclass_fields__.values() if f.metadata.get("codec") == "inline"]
+    for record in records:
+        fields = set(GameState.__dataclass_fields__[record].default_factory().__dataclass_fields__)  # type: ignore[misc]
+        assert keys & fields, f"no snapshot holds a field of state.{record}"
+    assert not keys & set(records), "a record's own name is never stored"
+    assert nested == {".window_snapshot", ".undo.snapshot"}
