@@ -22,7 +22,7 @@ def prompts(games: int = 3, seats: int = 10) -> dict[str, Any]:
         seed = f"prompts-{seats}-{game}"
         state = RULESET.fold(config, RULESET.start(config, seed))
         bots = [make_bot("random", random.Random(f"{seed}#{i}").getrandbits(32)) for i in range(seats)]
-        while state.status != "finished" and state.turn <= 500:
+        while state.status != "finished" and state.play.turn <= 500:
             for seat in range(seats):
                 asked = RULESET.prompts(state, seat)
                 body = json.dumps({"table": RULESET.view(state, seat), "prompts": [p.to_dict() for p in asked]})

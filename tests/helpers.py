@@ -70,8 +70,8 @@ class Table:
         return self.play({"type": "declare", "seat": seat, "action": action, **plan})
 
     def react(self, seat: int, answer: str, means: str | None = None) -> list[Event]:
-        assert self.state.window is not None, "no window is open"
-        cmd: dict[str, Any] = {"type": "react", "seat": seat, "window": self.state.window.id, "answer": answer}
+        assert self.state.calls.window is not None, "no window is open"
+        cmd: dict[str, Any] = {"type": "react", "seat": seat, "window": self.state.calls.window.id, "answer": answer}
         if means:
             cmd["means"] = means
         return self.play(cmd)
@@ -79,11 +79,11 @@ class Table:
     def pass_all(self) -> list[Event]:
         """Everyone still asked in the open window passes, in turn order (a window opened next is left open)."""
         out: list[Event] = []
-        window = self.state.window
-        while window is not None and self.state.window is not None and self.state.window.id == window.id:
-            if not self.state.window.waiting_for:
+        window = self.state.calls.window
+        while window is not None and self.state.calls.window is not None and self.state.calls.window.id == window.id:
+            if not self.state.calls.window.waiting_for:
                 break
-            out += self.react(self.state.window.waiting_for[0], "pass")
+            out += self.react(self.state.calls.window.waiting_for[0], "pass")
         return out
 
     # ----- looking -----

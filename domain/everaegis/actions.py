@@ -189,9 +189,9 @@ def _mason_pieces(s: GameState, partner: int | None) -> tuple[list[str], list[st
 
 def _wall_receivers(s: GameState, partner: int | None, remaining: list[int]) -> list[int]:
     """Who may be given the WALL: nobody when the partner holds it (R107: the partner cannot be affected)."""
-    if partner is not None and s.wall == partner:
+    if partner is not None and s.items.wall == partner:
         return []
-    return [r for r in remaining if r != s.wall and r != partner]
+    return [r for r in remaining if r != s.items.wall and r != partner]
 
 
 def _mason_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
@@ -218,9 +218,9 @@ def _library_sources(
     """R53, A21: the unsanctioned action slots that may take a SANCTION (never the partner's), and who may be
     given the TREATY (nobody when it would be taken from the declarer's own partner, R107)."""
     slots = [(p, a) for p in remaining if p != partner for a in ACTIONS if a not in s.players[p].sanctions]
-    if partner is not None and s.treaty == partner:
+    if partner is not None and s.items.treaty == partner:
         return slots, []
-    return slots, [r for r in remaining if r != seat and r != s.treaty and r != partner]
+    return slots, [r for r in remaining if r != seat and r != s.items.treaty and r != partner]
 
 
 def _library_options(s: GameState, seat: int, partner: int | None, remaining: list[int]) -> list[Option]:
@@ -257,14 +257,14 @@ def start_action(ctx: Ctx, seat: int, command: dict[str, Any]) -> None:
 
 def sanction_choices(s: GameState) -> list[Card]:
     """SANCTION red side: "Discard an unrevealed card." The user chooses which (R110)."""
-    act = s.act
+    act = s.play.act
     assert act is not None
     return s.players[act.declarer].unrevealed
 
 
 def sanction_step(ctx: Ctx) -> bool:
     s = ctx.state
-    act = s.act
+    act = s.play.act
     assert act is not None
     if act.stage == "sanction paid":
         ctx.emit(ev.SanctionRemoved(seat=act.declarer, action=act.action, reason="used (R110)"))
@@ -281,14 +281,14 @@ def sanction_step(ctx: Ctx) -> bool:
 
 
 def barracks_choices(s: GameState) -> list[Card]:
-    act = s.act
+    act = s.play.act
     assert act is not None and act.queue
     return s.players[act.queue[0]].unrevealed
 
 
 def put_back_choices(s: GameState) -> list[tuple[Card, ...]]:
     """A21: put 2 unrevealed cards (the new ones included) on top of the deck, in the order chosen."""
-    act = s.act
+    act = s.play.act
     assert act is not None
     cards = s.players[act.declarer].unrevealed
     if len(cards) < 2:
@@ -299,7 +299,7 @@ def put_back_choices(s: GameState) -> list[tuple[Card, ...]]:
 def put_back(ctx: Ctx, cards: tuple[Card, ...]) -> None:
     """``cards`` is top first; the second goes on the deck first."""
     s = ctx.state
-    act = s.act
+    act = s.play.act
     assert act is not None
     for card in reversed(cards):
         remove_token(ctx, act.declarer, card, "put on the deck")  # Discovery ruling (R160)
@@ -310,7 +310,7 @@ def put_back(ctx: Ctx, cards: tuple[Card, ...]) -> None:
 def execute_step(ctx: Ctx) -> bool:
     """Carry the resolving action one step further. False when a player must choose."""
     s = ctx.state
-    act = s.act
+    act = s.play.act
     assert act is not None
     d, action, plan = act.declarer, act.action, act.plan
     done = ev.ActionCompleted
@@ -354,7 +354,7 @@ def execute_step(ctx: Ctx) -> bool:
             return True
         return False
     elif action == "laboratory":
-        if s.draw_queue:
+        if s.play.draw_queue:
             return True  # the draws are served first (see flow)
         choices = put_back_choices(s)
         if len(choices) == 1:
@@ -391,7 +391,7 @@ def execute_step(ctx: Ctx) -> bool:
         ctx.emit(done(seat=d, action=action, outcome="done"))
     elif action == "library":
         if "treaty" in plan:
-            if act.guarded(plan["treaty"]) or (s.treaty is not None and act.guarded(s.treaty)):
+            if act.guarded(plan["treaty"]) or (s.items.treaty is not None and act.guarded(s.items.treaty)):
                 ctx.emit(done(seat=d, action=action, outcome="guarded: no TREATY given (R66)"))
             elif s.players[plan["treaty"]].eliminated:  # S2: the receiver resigned while it was under way
                 ctx.emit(done(seat=d, action=action, outcome="the receiver resigned: no TREATY given (S2)"))
@@ -451,7 +451,7 @@ def describe_plan(s: GameState, act: Any, reader: int | None = None) -> str:
         return "discard " + (" and ".join(item_label(s, r) for r in refs) or "nothing") + " (R50)"
     if act.action == "library":
         if "treaty" in plan:
-            held = f", taken from {who(s.treaty)}" if s.treaty is not None and s.treaty != d else ""
+            held = f", taken from {who(s.items.treaty)}" if s.items.treaty is not None and s.items.treaty != d else ""
             return f"give {who(plan['treaty'])} the TREATY{held} (R53, R106)"
         return "SANCTION " + " and ".join(f"{whose(t['seat'])} {t['action'].title()}" for t in plan["sanctions"]) + " (R53)"
     return act.action.title()

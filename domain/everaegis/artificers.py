@@ -31,9 +31,9 @@ def kinds_held(s: GameState, seat: int) -> set[str]:
     on their mat (duplicates count once, R172)."""
     p = s.players[seat]
     out = set(s.items_of(seat))
-    if s.wall == seat:
+    if s.items.wall == seat:
         out.add("WALL")
-    if s.treaty == seat:
+    if s.items.treaty == seat:
         out.add("TREATY")
     if p.brigs:
         out.add("BRIG")
@@ -44,16 +44,16 @@ def kinds_held(s: GameState, seat: int) -> set[str]:
 
 def pieces_held(s: GameState, seat: int) -> int:
     p = s.players[seat]
-    return len(s.items_of(seat)) + (s.wall == seat) + (s.treaty == seat) + p.brigs + len(p.sanctions)
+    return len(s.items_of(seat)) + (s.items.wall == seat) + (s.items.treaty == seat) + p.brigs + len(p.sanctions)
 
 
 def gift_kinds(s: GameState) -> list[str]:
     """One-piece kinds still in the reserve (R172: items with more than one copy are not allowed). The box has
     one WALL and one TREATY (R5); SANCTIONS and BRIGS have several pieces."""
-    kinds = [e["name"] for e in (s.components or {}).get("items", []) if e["count"] == 1 and s.supply(e["name"]) > 0]
-    if s.wall is None:
+    kinds = [e["name"] for e in (s.classic.components or {}).get("items", []) if e["count"] == 1 and s.supply(e["name"]) > 0]
+    if s.items.wall is None:
         kinds.append("WALL")
-    if s.treaty is None:
+    if s.items.treaty is None:
         kinds.append("TREATY")
     return sorted(kinds)
 
@@ -71,7 +71,7 @@ def receivers(s: GameState, giver: int) -> list[int]:
 
 def begin(ctx: Ctx) -> None:
     s = ctx.state
-    ctx.emit(ev.ArtificersBegan(order=list(s.turn_order_from(s.first_player or 0))))
+    ctx.emit(ev.ArtificersBegan(order=list(s.turn_order_from(s.play.first_player or 0))))
 
 
 def setup_step(ctx: Ctx) -> bool:
@@ -81,7 +81,7 @@ def setup_step(ctx: Ctx) -> bool:
     if not gift_kinds(s) or all(pieces_held(s, seat) >= SETUP_ITEMS for seat in s.remaining()):  # S2: resigned left out
         ctx.emit(ev.ArtificersDone())
         return True
-    giver = s.gifting[0]
+    giver = s.classic.gifting[0]
     if not receivers(s, giver):
         ctx.emit(ev.ArtificerPassed(seat=giver, reason="every opponent already holds 3 items (A49)"))
         return True

@@ -55,8 +55,8 @@ def action_of(s: GameState) -> str | None:
 def token_step(ctx: Ctx) -> bool:
     """A48 ruling: the Blasphemy action resolved (not thwarted, not SANCTIONED): its declarer gains a token."""
     s = ctx.state
-    act = s.act
-    if act is None or act.stage != "execute" or act.sanctioned or s.variant.token_turn == s.turn:
+    act = s.play.act
+    if act is None or act.stage != "execute" or act.sanctioned or s.variant.token_turn == s.play.turn:
         return False
     if act.reacted is not None:  # a reactive item (the BIRD) thwarts it before it executes (R104): no token
         return False
@@ -70,12 +70,12 @@ def spoils_step(ctx: Ctx) -> bool | None:
     """R90: a war's winner may take 1 of the loser's tokens. None: nothing to offer or already settled;
     True: the offer was made; False: the winner is still to choose."""
     s = ctx.state
-    war = s.act.war if s.act is not None else None
+    war = s.play.act.war if s.play.act is not None else None
     if war is None or war.winner is None or war.loser is None or not s.variant.tokens:
         return None
     if s.variant.offer is not None:
         return False
-    if s.variant.offer_turn == s.turn or s.variant.tokens[war.loser] == 0:
+    if s.variant.offer_turn == s.play.turn or s.variant.tokens[war.loser] == 0:
         return None
     if s.players[war.loser].eliminated and s.config.option("vengeance"):  # a loser who resigned (S2), R159
         return None

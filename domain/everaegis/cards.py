@@ -19,7 +19,7 @@ ESTATES_TO_DECK = 8  # R35 (E2 derived), A29
 def draw_step(ctx: Ctx) -> bool:
     """Serve the first pending card gain. False if the game waits for a year to be chosen."""
     s = ctx.state
-    seat, reason = s.draw_queue[0]
+    seat, reason = s.play.draw_queue[0]
     if s.deck:
         card = s.deck[0]
         ctx.emit(
@@ -42,8 +42,8 @@ def draw_step(ctx: Ctx) -> bool:
         return True
     if s.years:
         return False  # the current player must choose a year (R34): see prompts.year_prompt
-    if s.estate_deck:  # A29: no year is left: the top 8 estate cards become the deck
-        ctx.emit(ev.EstatesMadeDeck(size=min(ESTATES_TO_DECK, len(s.estate_deck)), chosen_by=chooser(ctx)))
+    if s.classic.estate_deck:  # A29: no year is left: the top 8 estate cards become the deck
+        ctx.emit(ev.EstatesMadeDeck(size=min(ESTATES_TO_DECK, len(s.classic.estate_deck)), chosen_by=chooser(ctx)))
         return True
     ctx.emit(ev.CardNotGained(seat=seat, reason="the deck and every year are empty (A29)"))
     return True
@@ -52,9 +52,9 @@ def draw_step(ctx: Ctx) -> bool:
 def chooser(ctx: Ctx) -> int:
     """The player who applies the Empty Deck Rule: the current player (R34), or during setup the first player."""
     s = ctx.state
-    if s.current is not None:
-        return s.current
-    return s.first_player if s.first_player is not None else 0
+    if s.play.current is not None:
+        return s.play.current
+    return s.play.first_player if s.play.first_player is not None else 0
 
 
 def discard_card(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
@@ -89,7 +89,7 @@ def reveal(ctx: Ctx, seat: int, card: Card, *, full: bool, reason: str, trigger:
     """R95; a trigger estate fully revealed queues its effect (R92), unless it is only shown again without
     having left play (``trigger=False``: R125, A30)."""
     ctx.emit(ev.CardRevealed(seat=seat, card=card.id, name=card.name, full=full, reason=reason))
-    if full and trigger and ctx.state.components is not None:
+    if full and trigger and ctx.state.classic.components is not None:
         _on_revealed(ctx, seat, card)
 
 

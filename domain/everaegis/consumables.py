@@ -27,20 +27,22 @@ from aegis.domain.kernel.prompts import Option, Prompt
 def usable(s: GameState, seat: int) -> list[str]:
     """The consumable kinds ``seat`` may use now: on their own turn, before their action is declared or in
     their End Phase after it, while no action, war or effect is being executed (R103)."""
-    if s.stage != "turn" or s.current != seat or s.act is not None or s.effects or s.players[seat].eliminated:
+    if s.stage != "turn" or s.play.current != seat or s.play.act is not None or s.pending.effects or s.players[seat].eliminated:
         return []
-    if not (s.phase == "action" and not s.action_done) and s.phase != "end":
+    if not (s.play.phase == "action" and not s.play.action_done) and s.play.phase != "end":
         return []
     return [
         item
         for item in s.items_acting(seat, "used", "consumable")
         # R103: not on the turn it was received
-        if s.held.get(item, {}).get(seat, 0) - s.fresh.get(item, {}).get(seat, 0) > 0
+        if s.items.held.get(item, {}).get(seat, 0) - s.items.fresh.get(item, {}).get(seat, 0) > 0
     ]
 
 
 def _moment(s: GameState) -> str:
-    return "before you declare your action" if s.phase == "action" else "now that your action is over, before the Demise Phase"
+    if s.play.phase == "action":
+        return "before you declare your action"
+    return "now that your action is over, before the Demise Phase"
 
 
 def _use_prompt(s: GameState, seat: int) -> Prompt:

@@ -243,7 +243,7 @@ def _timeout(ctx: Ctx, cmd: dict[str, Any]) -> None:
             seat=seat, kind=kind, deadline=cmd["deadline"], count=cmd["count"], played=_without_clock(play), audience=[seat]
         )
     )
-    if cmd["abandon"] and seat not in state.abandoned:
+    if cmd["abandon"] and seat not in state.departures.abandoned:
         ctx.emit(ev.SeatAbandoned(seat=seat, count=cmd["count"]))
     _carry_out(ctx, answered, checked)
 

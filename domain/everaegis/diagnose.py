@@ -25,7 +25,8 @@ def diagnose(
     names = {k.kind for k in kinds}
     legal = _open(all_open)
     window = cmd.get("window") if "react" in names else None
-    if isinstance(window, int) and 0 < window <= s.windows_opened and (s.window is None or s.window.id != window):
+    open_window = s.calls.window
+    if isinstance(window, int) and 0 < window <= s.calls.windows_opened and (open_window is None or open_window.id != window):
         return TooLate(f"reaction window {window} is already closed", rule="A1", prompts=legal)
     undo_window = cmd.get("window") if "undo" in names else None
     if isinstance(undo_window, int) and (s.undo is None or s.undo.window != undo_window):
@@ -47,14 +48,14 @@ def diagnose(
 
 def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any], names: set[str]) -> tuple[str, str]:
     """The rule that keeps ``seat`` out of the game's decisions right now, and why."""
-    if seat in s.resigned:
+    if seat in s.departures.resigned:
         return "S2", "you resigned: you take no further part (the server makes any decision still yours)"
     vengeance = s.players[seat].eliminated and s.config.option("vengeance") and "react" in names
     if s.players[seat].eliminated and not vengeance:
         return "R123", "you are eliminated: an eliminated player takes no part"
     if s.is_mob(seat):
         return "R173", "this seat is a mob: the D8 decides for it"
-    w = s.window
+    w = s.calls.window
     if "react" in names and w is not None and cmd.get("window") == w.id:
         if seat == w.claimant:
             return "R67", "you made this claim: you cannot react to it"
@@ -62,7 +63,7 @@ def _nobody_waits_for(s: GameState, seat: int, cmd: dict[str, Any], names: set[s
             return "A1", "you have already answered in this window"
         if s.partner(w.claimant) == seat:
             return "R107", "TREATY parties cannot call each other's bluffs"
-        if seat in s.silenced:
+        if seat in s.calls.silenced:
             return "R159", "your wrong call under Vengeance ended your calling for the rest of the game"
         if s.players[seat].brigs:
             return "A37", "a BRIG holder cannot call bluffs"
@@ -113,6 +114,6 @@ def _declaration_reason(s: GameState, cmd: dict[str, Any]) -> tuple[str | None, 
                     return "A19", "that action is already SANCTIONED (one per action, R110)"
                 if t["seat"] == partner:
                     return "R107", "you cannot affect your TREATY partner"
-    if action == "mason" and "give_wall" in cmd and cmd["give_wall"] == s.wall:
+    if action == "mason" and "give_wall" in cmd and cmd["give_wall"] == s.items.wall:
         return "R106", "that player already holds the WALL"
     return "R38", f"that is not a legal plan for {action.title()}; see the options"

@@ -16,7 +16,7 @@ from aegis.domain.everaegis.state import GameState
 def _trial(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> Ctx:
     """A copy of the game with only this effect queued, to run with the given choices."""
     ctx = Ctx(s.clone())
-    ctx.state.effects = []
+    ctx.state.pending.effects = []
     queue_effect(ctx, owner, source, steps, plan=list(choices))
     return ctx
 
@@ -25,9 +25,9 @@ def run_dry(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], 
     """The state after the effect runs with ``choices`` (None if it would wait for more choices)."""
     ctx = _trial(s, owner, source, steps, choices)
     for _ in range(1000):
-        if not ctx.state.effects or ctx.state.effects[0].source != source:
+        if not ctx.state.pending.effects or ctx.state.pending.effects[0].source != source:
             return ctx.state
-        if ctx.state.draw_queue:
+        if ctx.state.play.draw_queue:
             return ctx.state
         if not effect_step(ctx):
             return None
@@ -46,11 +46,11 @@ def plans(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], li
         ctx = _trial(s, owner, source, steps, choices)
         for _ in range(1000):
             st = ctx.state
-            if not st.effects or st.effects[0].source != source or st.draw_queue:
+            if not st.pending.effects or st.pending.effects[0].source != source or st.play.draw_queue:
                 said = [text for i, (text, later) in enumerate(labels) if not (later and i < len(labels) - 1)]
                 out.append((choices, "; ".join(said)))
                 return
-            p = st.effects[0]
+            p = st.pending.effects[0]
             if p.plan:
                 effect_step(ctx)
                 continue
@@ -79,8 +79,9 @@ def affected_by(s: GameState, owner: int, source: str, steps: list[dict[str, Any
             continue
         if before.soldiers != now.soldiers or before.cards != now.cards or s.items_of(before.seat) != after.items_of(now.seat):
             out.add(before.seat)
-        if (before.brigs, s.wall == before.seat, before.sanctions) != (now.brigs, after.wall == now.seat, now.sanctions):
+        walls = (s.items.wall == before.seat, after.items.wall == now.seat)
+        if (before.brigs, walls[0], before.sanctions) != (now.brigs, walls[1], now.sanctions):
             out.add(before.seat)
-    if s.item_soldiers != after.item_soldiers:
-        out.update(seat for seat in s.held.get("BOMB", {}) if seat != owner)
+    if s.items.item_soldiers != after.items.item_soldiers:
+        out.update(seat for seat in s.items.held.get("BOMB", {}) if seat != owner)
     return out

@@ -191,7 +191,7 @@ def _own_card_choose(act: CardAct) -> Chooses:
 def _act_on_card(ctx: Ctx, p: Pending, act: CardAct, seat: int, card: Card) -> None:
     work = dict(p.work or {})
     act(ctx, seat, card, f"{p.source} (card effect)")
-    first = ctx.state.effects[0]
+    first = ctx.state.pending.effects[0]
     if first.id == p.id:
         progress(ctx, first, first.index, {**work, "left": work["left"] - 1})
 
@@ -320,13 +320,13 @@ def _give_bound(step: Step, item: str, offerable: bool) -> Step:
 def _holding(s: GameState, item: str) -> tuple[int, dict[int, int], int]:
     """(pieces in the box, pieces per holder, pieces in the reserve) of an item the effects may give."""
     if item == "WALL":
-        held = {s.wall: 1} if s.wall is not None else {}
+        held = {s.items.wall: 1} if s.items.wall is not None else {}
         return 1, held, 1 - len(held)
     if item == "BRIG":
         held = {p.seat: p.brigs for p in s.players if p.brigs}
-        return s.brig_supply + sum(held.values()), held, s.brig_supply
+        return s.items.brig_supply + sum(held.values()), held, s.items.brig_supply
     entry = s.item_entry(item)
-    return (entry["count"] if entry else 0), s.held.get(item, {}), s.supply(item)
+    return (entry["count"] if entry else 0), s.items.held.get(item, {}), s.supply(item)
 
 
 def gain_item(ctx: Ctx, receiver: int, item: str, reason: str) -> None:
@@ -354,8 +354,8 @@ def gain_item(ctx: Ctx, receiver: int, item: str, reason: str) -> None:
 def _give(ctx: Ctx, p: Pending, step: Step, receiver: int, item: str) -> None:
     if not out_of_reach(ctx.state, p, receiver):  # R66, R107
         gain_item(ctx, receiver, item, f"{p.source} (card effect)")
-    work = dict(ctx.state.effects[0].work or {})
-    next_target(ctx, ctx.state.effects[0], step, work)
+    work = dict(ctx.state.pending.effects[0].work or {})
+    next_target(ctx, ctx.state.pending.effects[0], step, work)
 
 
 # ----- a SANCTION put on an action (R109, R105, A19) -----
@@ -395,7 +395,7 @@ def _sanction_choose(ctx: Ctx, p: Pending, step: Step, value: Any) -> None:
 def _sanction(ctx: Ctx, p: Pending, step: Step, seat: int, action: str) -> None:
     """R109, R105: from the reserve, else taken from another player's mat (the first in turn order, a ruling)."""
     s = ctx.state
-    if s.sanction_supply > 0:
+    if s.items.sanction_supply > 0:
         source: Any = "reserve"
     else:
         mats = [{"seat": q, "action": a} for q in s.in_turn_order(range(s.seats)) if q != seat for a in s.players[q].sanctions]
@@ -404,7 +404,7 @@ def _sanction(ctx: Ctx, p: Pending, step: Step, seat: int, action: str) -> None:
         ctx.emit(ev.SanctionNotPlaced(seat=seat, action=action, reason="no SANCTION left anywhere (A43)"))
     else:
         ctx.emit(ev.SanctionPlaced(seat=seat, action=action, source=source, reason=f"{p.source} (card effect)"))
-    next_target(ctx, ctx.state.effects[0], step, dict(ctx.state.effects[0].work or {}))
+    next_target(ctx, ctx.state.pending.effects[0], step, dict(ctx.state.pending.effects[0].work or {}))
 
 
 # ----- a war, and sacrifices -----
@@ -414,9 +414,9 @@ def _war_run(ctx: Ctx, p: Pending, step: Step) -> None:
     s = ctx.state
     work = work_of(p)
     target = work["targets"][0] if work["targets"] else None
-    if target is not None and s.act is None and why_not(s, p.owner, target) is None:
+    if target is not None and s.play.act is None and why_not(s, p.owner, target) is None:
         ctx.emit(ev.EffectWarBegan(attacker=p.owner, defender=target, source=p.source))
-    progress(ctx, ctx.state.effects[0], p.index + 1, None)
+    progress(ctx, ctx.state.pending.effects[0], p.index + 1, None)
 
 
 def _sacrifice_run(ctx: Ctx, p: Pending, step: Step) -> None:
@@ -432,7 +432,7 @@ def _sacrifice_run(ctx: Ctx, p: Pending, step: Step) -> None:
 
 
 def _bomb_guarded(s: GameState, p: Pending) -> bool:
-    holder = next(iter(s.held.get("BOMB", {})), None)
+    holder = next(iter(s.items.held.get("BOMB", {})), None)
     return holder is not None and out_of_reach(s, p, holder)
 
 
@@ -440,7 +440,7 @@ def _bomb_decision(s: GameState, p: Pending, step: Step) -> Decision | None:
     if _bomb_guarded(s, p):
         return None
     opts: tuple[tuple[str, Any], ...] = (("Add an unused soldier to the BOMB", "add"),)
-    if s.item_soldiers.get("BOMB", 0) > 0:
+    if s.items.item_soldiers.get("BOMB", 0) > 0:
         opts += (("Remove a soldier from the BOMB", "remove"),)
     if step["may"]:
         opts += (("Leave the BOMB as it is", "leave"),)
@@ -510,7 +510,7 @@ def _in_play_choose(act: CardAct) -> Chooses:
         card = s.players[owner].card(value)
         assert card is not None
         act(ctx, owner, card, f"{p.source} (card effect)")
-        progress(ctx, ctx.state.effects[0], p.index, {**work, "left": work["left"] - 1})
+        progress(ctx, ctx.state.pending.effects[0], p.index, {**work, "left": work["left"] - 1})
 
     return choose
 
@@ -545,7 +545,7 @@ def _items_said(step: Step) -> str:
 
 def _discard_ref(ctx: Ctx, p: Pending, work: dict[str, Any], ref: str) -> None:
     discard_item(ctx, ref, f"{p.source} (card effect)", by=p.owner)
-    progress(ctx, ctx.state.effects[0], p.index, {**work, "left": work["left"] - 1})
+    progress(ctx, ctx.state.pending.effects[0], p.index, {**work, "left": work["left"] - 1})
 
 
 # ----- a choice between lists of steps (R143 'or') -----

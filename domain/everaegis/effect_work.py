@@ -90,7 +90,7 @@ def work_of(p: Pending) -> dict[str, Any]:
 def queue_effect(ctx: Ctx, owner: int, source: str, steps: list[Step], reason: str = "", **more: Any) -> None:
     """An effect of ``source`` is to run for ``owner``: the next effect's number, its steps and why (``more``: the
     other fields of ``EffectQueued``: the card, a declared plan, the guards standing, whether an action runs it)."""
-    number = ctx.state.effects_queued + 1
+    number = ctx.state.pending.effects_queued + 1
     ctx.emit(ev.EffectQueued(id=number, source=source, owner=owner, steps=list(steps), reason=reason, **more))
 
 

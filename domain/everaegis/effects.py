@@ -51,20 +51,20 @@ def at_phase(ctx: Ctx, seat: int, moment: str) -> None:
 
 
 def _running(s: GameState) -> tuple[Pending, Step, StepKind]:
-    p = s.effects[0]
+    p = s.pending.effects[0]
     step = p.steps[p.index]
     return p, step, STEP_KINDS[step["step"]]
 
 
 def decision(s: GameState) -> Decision | None:
     """The choice the first effect waits for, or None if it can go on by itself."""
-    if not s.effects:
+    if not s.pending.effects:
         return None
-    first = s.effects[0]
-    if len(s.effects) > 1 and not first.started:
+    first = s.pending.effects[0]
+    if len(s.pending.effects) > 1 and not first.started:
         names = [p.name for p in s.players]
-        current = s.current if s.current is not None else (s.first_player or 0)
-        opts = tuple((f"Resolve {p.source} ({names[p.owner]}) first", p.id) for p in s.effects)
+        current = s.play.current if s.play.current is not None else (s.play.first_player or 0)
+        opts = tuple((f"Resolve {p.source} ({names[p.owner]}) first", p.id) for p in s.pending.effects)
         return Decision(current, opts, "several effects happen at once: choose which resolves first (R131)", "order")
     if first.index >= len(first.steps):
         return None
@@ -79,11 +79,11 @@ def effect_step(ctx: Ctx) -> bool:
     s = ctx.state
     d = decision(s)
     if d is not None:
-        p = s.effects[0]
+        p = s.pending.effects[0]
         if p.plan is None or d.kind == "order":
             return False
         return _use_plan(ctx, p, d)
-    p = s.effects[0]
+    p = s.pending.effects[0]
     if p.index >= len(p.steps):
         ctx.emit(ev.EffectEnded(id=p.id, source=p.source))
         return True
@@ -121,7 +121,7 @@ def _use_plan(ctx: Ctx, p: Pending, d: Decision) -> bool:
     if p.plan:
         ctx.emit(ev.EffectPlanUsed(id=p.id))
     if value is None or value not in offered:
-        progress(ctx, ctx.state.effects[0], p.index + 1, None)
+        progress(ctx, ctx.state.pending.effects[0], p.index + 1, None)
         return True
     choose(ctx, d.seat, value)
     return True
@@ -135,7 +135,7 @@ def fire_triggers(ctx: Ctx) -> None:
     the item. Only an item the ability can hand back is offered: a Classic item, the WALL or a BRIG (a TREATY
     needs its giver, R107-R108; a SANCTION is discarded from a mat, not held, R109-R111)."""
     s = ctx.state
-    for t in list(s.triggers):
+    for t in list(s.pending.triggers):
         seat = t["seat"]
         if t["mat"] not in s.abilities(seat):  # eliminated, or no longer theirs, since the discard
             continue
@@ -150,7 +150,7 @@ def fire_triggers(ctx: Ctx) -> None:
         leader = t["mat"]
         name = (entry.get("ability") or {}).get("name", "ability")
         queue_effect(ctx, seat, f"{leader}'s {name}", steps, reason)
-    ctx.emit(ev.TriggersFired(count=len(s.triggers)))
+    ctx.emit(ev.TriggersFired(count=len(s.pending.triggers)))
 
 
 def leader_source(s: GameState, seat: int, action: str) -> str:

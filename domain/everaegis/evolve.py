@@ -58,7 +58,7 @@ def apply(state: GameState, event: Event) -> None:
         raise TypeError(f"no evolve rule for {event.TYPE}")
     handler(state, event)
     if isinstance(event, _PROGRESS):
-        state.quiet_turns = 0
+        state.outcome.quiet_turns = 0
     if state.undo is not None and closes_undo({"type": event.TYPE, "phase": getattr(event, "phase", None)}):
         state.undo = None  # RULINGS "Undo": too late now
     state.seq = event.seq

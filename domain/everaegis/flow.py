@@ -91,33 +91,33 @@ def step(ctx: Ctx) -> bool:
         return ctx.wait()
     if out_of_cards_step(ctx):  # Overlord: the deck and every year are out of cards (R170)
         return True
-    if s.draw_queue:
-        if s.draw_asked and s.draw_queue[0][1] == "draw phase":
+    if s.play.draw_queue:
+        if s.items.draw_asked and s.play.draw_queue[0][1] == "draw phase":
             # R118: a reactive item may stop this draw: its holders answer first
-            return ctx.wait(*(Need(seat, "draw_reaction") for seat in s.draw_asked))
+            return ctx.wait(*(Need(seat, "draw_reaction") for seat in s.items.draw_asked))
         return draw_step(ctx) or ctx.wait(Need(chooser(ctx), "choose_year"))  # R34: the deck is empty
-    if s.triggers:
+    if s.pending.triggers:
         fire_triggers(ctx)
         return True
-    if s.act is not None and s.act.from_effect:  # a war an effect started runs before the effect goes on
-        return war_step(ctx) or ctx.wait(*_war_needs(s, s.act))
-    if s.effects:
+    if s.play.act is not None and s.play.act.from_effect:  # a war an effect started runs before the effect goes on
+        return war_step(ctx) or ctx.wait(*_war_needs(s, s.play.act))
+    if s.pending.effects:
         return effect_step(ctx) or ctx.wait(*_effect_needs(s))
     if s.stage != "turn":
         return _setup_step(ctx)
-    if s.phase == "action" and not s.action_done and token_step(ctx):  # Blasphemy (R171, A48)
+    if s.play.phase == "action" and not s.play.action_done and token_step(ctx):  # Blasphemy (R171, A48)
         return True
-    if s.phase == "action" and not s.action_done:
-        if s.act is None:  # R28: the current player declares an action, or first uses a consumable (R103)
-            assert s.current is not None
-            uses = [Need(s.current, "use_item")] if consumables.usable(s, s.current) else []
-            return ctx.wait(Need(s.current, "declare"), *uses)
+    if s.play.phase == "action" and not s.play.action_done:
+        if s.play.act is None:  # R28: the current player declares an action, or first uses a consumable (R103)
+            assert s.play.current is not None
+            uses = [Need(s.play.current, "use_item")] if consumables.usable(s, s.play.current) else []
+            return ctx.wait(Need(s.play.current, "declare"), *uses)
         return action_step(ctx)
-    if s.phase == "action" and s.undo is not None:  # RULINGS "Undo": wait for whoever may claim an undo
+    if s.play.phase == "action" and s.undo is not None:  # RULINGS "Undo": wait for whoever may claim an undo
         return pause_step(ctx) or ctx.wait(*(Need(seat, "undo") for seat in s.undo.waiting))
-    if s.phase == "end" and s.current is not None and consumables.usable(s, s.current):
+    if s.play.phase == "end" and s.play.current is not None and consumables.usable(s, s.play.current):
         # R103: the action is over and the End Phase's effects have resolved: a consumable may still be used
-        return ctx.wait(Need(s.current, "end_phase"), Need(s.current, "use_item"))
+        return ctx.wait(Need(s.play.current, "end_phase"), Need(s.play.current, "use_item"))
     phase_step(ctx)
     return True
 
@@ -125,14 +125,14 @@ def step(ctx: Ctx) -> bool:
 def _setup_step(ctx: Ctx) -> bool:
     """Setup, before the first turn: True if a step was taken; False with ``ctx.asked`` set when it waits."""
     s = ctx.state
-    if s.stage == "setup" and s.artificers_done:
+    if s.stage == "setup" and s.classic.artificers_done:
         starting_step(ctx)  # R172: the gifts are over; soldiers and cards follow
         return True
     if s.stage == "setup":
         setup_step(ctx)
         return True
     if s.stage == "artificers":
-        return artificers.setup_step(ctx) or ctx.wait(Need(s.gifting[0], "artificer_gift"))
+        return artificers.setup_step(ctx) or ctx.wait(Need(s.classic.gifting[0], "artificer_gift"))
     if s.stage == "leaders":
         if all_chosen(s):
             starting_step(ctx)
@@ -142,12 +142,12 @@ def _setup_step(ctx: Ctx) -> bool:
         after_deal_step(ctx)
         return True
     if s.stage == "quick_reveal":
-        if s.reveal_queue:
-            cards = s.players[s.reveal_queue[0]].unrevealed
+        if s.play.reveal_queue:
+            cards = s.players[s.play.reveal_queue[0]].unrevealed
             if len(cards) == 1:
-                reveal(ctx, s.reveal_queue[0], cards[0], full=True, reason="setup")
+                reveal(ctx, s.play.reveal_queue[0], cards[0], full=True, reason="setup")
                 return True
-            return ctx.wait(Need(s.reveal_queue[0], "setup_reveal"))  # R164
+            return ctx.wait(Need(s.play.reveal_queue[0], "setup_reveal"))  # R164
         ctx.emit(ev.TurnBegan(seat=s.first_remaining(), turn=1))  # S2: never a player who resigned
         return True
     raise AssertionError(f"setup stage {s.stage}")  # pragma: no cover
@@ -155,11 +155,11 @@ def _setup_step(ctx: Ctx) -> bool:
 
 def action_step(ctx: Ctx) -> bool:
     s = ctx.state
-    act = s.act
+    act = s.play.act
     assert act is not None
     if act.sanctioned:
         return sanction_step(ctx) or ctx.wait(Need(act.declarer, "sanction_discard"))  # R110
-    ch = s.challenge
+    ch = s.calls.challenge
     if ch is not None:
         if challenge_step(ctx):
             return True
@@ -173,11 +173,11 @@ def action_step(ctx: Ctx) -> bool:
         else:
             ctx.emit(ev.ActionResolving(seat=act.declarer, action=act.action))
         return True
-    if s.window is not None:
-        waiting_for = s.window.waiting_for
+    if s.calls.window is not None:
+        waiting_for = s.calls.window.waiting_for
         if waiting_for:
             return ctx.wait(*[Need(seat, "react") for seat in waiting_for])
-        close_window(ctx, s.window.closing or "answers")
+        close_window(ctx, s.calls.window.closing or "answers")
         return True
     if act.stage == "guards":
         for g in act.guards:

@@ -22,10 +22,10 @@ def items_in_play(s: GameState) -> list[tuple[str, int]]:
     """Every item piece some player holds, as (reference, holder): a player's BRIGS appear once each.
     Under Vengeance an eliminated player's BRIG is theirs for the rest of the game: not in play (R159)."""
     out: list[tuple[str, int]] = []
-    if s.wall is not None:
-        out.append(("WALL", s.wall))
-    if s.treaty is not None:
-        out.append(("TREATY", s.treaty))
+    if s.items.wall is not None:
+        out.append(("WALL", s.items.wall))
+    if s.items.treaty is not None:
+        out.append(("TREATY", s.items.treaty))
     for p in s.players:
         if p.eliminated and s.config.option("vengeance"):
             continue
@@ -39,9 +39,9 @@ def items_in_play(s: GameState) -> list[tuple[str, int]]:
 def item_label(s: GameState, ref: str) -> str:
     """An item piece in play, in words: "the WALL (Sally)", "a BRIG of Jeff", "the BEAR (Fred)"."""
     if ref == "WALL":
-        return f"the WALL ({_seat_name(s, s.wall)})" if s.wall is not None else "the WALL"
+        return f"the WALL ({_seat_name(s, s.items.wall)})" if s.items.wall is not None else "the WALL"
     if ref == "TREATY":
-        return f"the TREATY ({_seat_name(s, s.treaty)})" if s.treaty is not None else "the TREATY"
+        return f"the TREATY ({_seat_name(s, s.items.treaty)})" if s.items.treaty is not None else "the TREATY"
     if ref.startswith("BRIG@"):
         return f"a BRIG of {_seat_name(s, int(ref[5:]))}"
     if ref.startswith("SANCTION@"):
@@ -83,8 +83,8 @@ def discard_item(ctx: Ctx, ref: str, reason: str, by: int | None = None) -> None
             ctx.emit(ev.ItemGained(seat=by, item=item, source=holder, reason=taken))
         return
     if ref == "WALL":
-        assert s.wall is not None
-        ctx.emit(ev.ItemDiscarded(seat=s.wall, item="WALL", reason=reason))
+        assert s.items.wall is not None
+        ctx.emit(ev.ItemDiscarded(seat=s.items.wall, item="WALL", reason=reason))
     elif ref == "TREATY":
         discard_treaty(ctx, reason)
     elif ref.startswith("BRIG@"):
@@ -99,7 +99,7 @@ def discard_item(ctx: Ctx, ref: str, reason: str, by: int | None = None) -> None
 
 def _holder_and_kind(s: GameState, ref: str) -> tuple[int | None, str]:
     if ref in ("WALL", "TREATY"):
-        return (s.wall if ref == "WALL" else s.treaty), ref
+        return (s.items.wall if ref == "WALL" else s.items.treaty), ref
     kind, _, seat = ref.partition("@")
     return (int(seat.split(":")[0]) if seat else None), kind
 
@@ -107,24 +107,24 @@ def _holder_and_kind(s: GameState, ref: str) -> tuple[int | None, str]:
 def discard_treaty(ctx: Ctx, reason: str) -> None:
     """Ruling: when the TREATY leaves play, the INK QUILL goes back to the reserve with it (R108)."""
     s = ctx.state
-    if s.treaty is not None:
-        ctx.emit(ev.ItemDiscarded(seat=s.treaty, item="TREATY", reason=reason))
-    if s.quill is not None:
-        ctx.emit(ev.ItemDiscarded(seat=s.quill, item="INK QUILL", reason=reason))
+    if s.items.treaty is not None:
+        ctx.emit(ev.ItemDiscarded(seat=s.items.treaty, item="TREATY", reason=reason))
+    if s.items.quill is not None:
+        ctx.emit(ev.ItemDiscarded(seat=s.items.quill, item="INK QUILL", reason=reason))
 
 
 def give_treaty(ctx: Ctx, giver: int, receiver: int, reason: str = "library") -> None:
     """The TREATY given (Simpleton Library, an Artificers gift): the receiver gains the TREATY (from the reserve,
     or taken from its holder) and the giver gains the INK QUILL (R53, R106, R108, R172)."""
     s = ctx.state
-    ctx.emit(ev.ItemGained(seat=receiver, item="TREATY", source=_source(s.treaty), reason=reason))
-    if s.quill != giver:
-        ctx.emit(ev.ItemGained(seat=giver, item="INK QUILL", source=_source(s.quill), reason="gave the TREATY"))
+    ctx.emit(ev.ItemGained(seat=receiver, item="TREATY", source=_source(s.items.treaty), reason=reason))
+    if s.items.quill != giver:
+        ctx.emit(ev.ItemGained(seat=giver, item="INK QUILL", source=_source(s.items.quill), reason="gave the TREATY"))
 
 
 def give_wall(ctx: Ctx, receiver: int, reason: str) -> None:
     s = ctx.state
-    ctx.emit(ev.ItemGained(seat=receiver, item="WALL", source=_source(s.wall), reason=reason))
+    ctx.emit(ev.ItemGained(seat=receiver, item="WALL", source=_source(s.items.wall), reason=reason))
 
 
 def _source(holder: int | None) -> Any:
@@ -147,7 +147,7 @@ def brig_sources(s: GameState, gainer: int) -> list[int]:
 def gain_brig_step(ctx: Ctx, gainer: int, reason: str) -> bool:
     """Give ``gainer`` a BRIG. False when the gainer must choose whom to take it from."""
     s = ctx.state
-    if s.brig_supply > 0:
+    if s.items.brig_supply > 0:
         ctx.emit(ev.ItemGained(seat=gainer, item="BRIG", source="reserve", reason=reason))
         return True
     sources = brig_sources(s, gainer)
@@ -174,7 +174,7 @@ def sanction_sources(s: GameState, target: dict[str, Any]) -> list[dict[str, Any
 def place_sanction_step(ctx: Ctx, reason: str) -> bool:
     """Place the first pending SANCTION of the action. False when the declarer must choose a source."""
     s = ctx.state
-    act = s.act
+    act = s.play.act
     assert act is not None and act.todo
     target = act.todo[0]
     player = s.players[target["seat"]]
@@ -185,7 +185,7 @@ def place_sanction_step(ctx: Ctx, reason: str) -> bool:
         # A19, R110: "This action cannot be sanctioned" - one SANCTION per action
         ctx.emit(ev.SanctionNotPlaced(seat=target["seat"], action=target["action"], reason="already sanctioned (A19)"))
         return True
-    if s.sanction_supply > 0:
+    if s.items.sanction_supply > 0:
         ctx.emit(ev.SanctionPlaced(seat=target["seat"], action=target["action"], source="reserve", reason=reason))
         return True
     sources = sanction_sources(s, target)
@@ -201,9 +201,9 @@ def place_sanction_step(ctx: Ctx, reason: str) -> bool:
 def discard_all_items(ctx: Ctx, seat: int, reason: str) -> None:
     """R123: an eliminated player discards all items (and, ruling, the TREATY ends for both parties)."""
     s = ctx.state
-    if s.wall == seat:
+    if s.items.wall == seat:
         ctx.emit(ev.ItemDiscarded(seat=seat, item="WALL", reason=reason))
-    if s.treaty == seat or s.quill == seat:
+    if s.items.treaty == seat or s.items.quill == seat:
         discard_treaty(ctx, reason)
     for _ in range(s.players[seat].brigs):
         ctx.emit(ev.ItemDiscarded(seat=seat, item="BRIG", reason=reason))
@@ -217,7 +217,7 @@ def discard_all_items(ctx: Ctx, seat: int, reason: str) -> None:
 
 
 def _take_sanction_prompt(s: GameState, seat: int) -> Prompt:
-    act = s.act
+    act = s.play.act
     assert act is not None
     opts = tuple(
         Option(
@@ -232,7 +232,7 @@ def _take_sanction_prompt(s: GameState, seat: int) -> Prompt:
 
 
 def _take_sanction(ctx: Ctx, source: dict[str, Any]) -> None:
-    act = ctx.state.act
+    act = ctx.state.play.act
     assert act is not None
     target = act.todo[0]
     ctx.emit(ev.SanctionPlaced(seat=target["seat"], action=target["action"], source=source, reason=f"{act.action} (R105)"))
@@ -240,7 +240,7 @@ def _take_sanction(ctx: Ctx, source: dict[str, Any]) -> None:
 
 def _mob_take_sanction(ctx: Ctx, mob: int) -> None:
     s = ctx.state
-    act = s.act
+    act = s.play.act
     assert act is not None
     names = [p.name for p in s.players]
     source = pick_object(
@@ -262,7 +262,7 @@ def _gift_prompt(s: GameState, seat: int) -> Prompt | None:
     me = s.players[seat]
     if partner is None or me.eliminated or s.players[partner].eliminated or me.soldiers == 0 or s.is_mob(seat):
         return None
-    war = s.act.war if s.act is not None else None
+    war = s.play.act.war if s.play.act is not None else None
     if war is not None and seat in (war.attacker, war.defender) and war.stage not in ("ended",):
         return None
     amounts = tuple(Choice(str(n), n) for n in range(1, me.soldiers + 1))

@@ -23,11 +23,11 @@ from aegis.domain.kernel.prompts import Choice, Option, Param, Prompt
 
 def pool(s: GameState) -> list[str]:
     """Mats still in the box: recorded for the game, and nobody's leader, kept mat or mat in hand."""
-    assert s.components is not None
+    assert s.classic.components is not None
     taken = {p.leader for p in s.players} | {p.kept for p in s.players}
     for p in s.players:
         taken.update(p.mats)
-    return [e["name"] for e in s.components["leaders"] if e["name"] not in taken]
+    return [e["name"] for e in s.classic.components["leaders"] if e["name"] not in taken]
 
 
 def _deal(ctx: Ctx, seat: int, count: int) -> None:
@@ -41,12 +41,12 @@ def _deal(ctx: Ctx, seat: int, count: int) -> None:
 def selectors(s: GameState) -> list[int]:
     """The players who select a leader: everyone except the mobs, who play the Simpleton mat (A50 ruling), and a
     player who resigned before a choice was asked of them (S2: a choice already asked stays theirs)."""
-    return [seat for seat in s.turn_order_from(s.first_player or 0) if not s.is_mob(seat) and _selects(s, seat)]
+    return [seat for seat in s.turn_order_from(s.play.first_player or 0) if not s.is_mob(seat) and _selects(s, seat)]
 
 
 def _selects(s: GameState, seat: int) -> bool:
     p = s.players[seat]
-    return not p.eliminated or bool(p.leader or p.kept or p.mats) or s.selecting[:1] == [seat]
+    return not p.eliminated or bool(p.leader or p.kept or p.mats) or s.classic.selecting[:1] == [seat]
 
 
 def begin_selection(ctx: Ctx) -> None:
@@ -84,7 +84,7 @@ def choosers(s: GameState) -> list[int]:
     """Who must choose a leader now: every Limited player who has not kept a mat, or the next picker."""
     if s.config.selection == "limited":
         return [p.seat for p in s.players if p.mats and p.kept is None]
-    return s.selecting[:1]
+    return s.classic.selecting[:1]
 
 
 def _plain(s: GameState, mat: str) -> bool:

@@ -33,18 +33,18 @@ def _targets(s: GameState, mob: int, action: str) -> dict[str, list[Any]]:
     if action == "temple":
         return {"recipient": [r for r in others if _givable(s, mob, r)]}
     if action == "mason":
-        wall_with_partner = partner is not None and s.wall == partner
+        wall_with_partner = partner is not None and s.items.wall == partner
         return {
             "discard": [(ref, holder) for ref, holder in items_in_play(s) if holder != partner],
-            "give_wall": [] if wall_with_partner else [r for r in others if r != s.wall],
+            "give_wall": [] if wall_with_partner else [r for r in others if r != s.items.wall],
         }
     if action == "library":
-        treaty_with_partner = partner is not None and s.treaty == partner
+        treaty_with_partner = partner is not None and s.items.treaty == partner
         return {
             "sanctions": [
                 {"seat": p, "action": a} for p in s.in_turn_order(others) for a in ACTIONS if a not in s.players[p].sanctions
             ],
-            "treaty": [] if treaty_with_partner else [r for r in others if r != s.treaty],
+            "treaty": [] if treaty_with_partner else [r for r in others if r != s.items.treaty],
         }
     return {}
 

@@ -37,12 +37,12 @@ def first_player_after_overlord(config: Config) -> int | None:
 
 def choose(ctx: Ctx) -> None:
     s = ctx.state
-    assert s.first_player is not None
+    assert s.play.first_player is not None
     seat = overlord_option(s.config.options)
     if seat >= 0:
         ctx.emit(ev.OverlordChosen(seat=seat, method="named at creation (game option overlord_seat)"))
     else:
-        last = (s.first_player - 1) % s.seats
+        last = (s.play.first_player - 1) % s.seats
         ctx.emit(ev.OverlordChosen(seat=last, method="the seat before the first player, so it goes last (R170)"))
 
 
@@ -54,7 +54,7 @@ def opponents(s: GameState) -> list[int]:
 def plays_again(s: GameState) -> bool:
     """R170: the Overlord's turns in a row number its remaining opponents."""
     o = s.variant.overlord
-    return o is not None and s.current == o and not s.players[o].eliminated and s.variant.streak < len(opponents(s))
+    return o is not None and s.play.current == o and not s.players[o].eliminated and s.variant.streak < len(opponents(s))
 
 
 def immune(s: GameState, seat: int) -> bool:

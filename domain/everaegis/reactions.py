@@ -45,7 +45,7 @@ def affected(s: GameState, act: Act) -> set[int]:
         if "treaty" in plan:
             # the receiver, and the holder the TREATY would be taken from (R106: players "can guard against
             # having their possessions taken"); never the declarer's own partner (R107: the options refuse it)
-            out = {plan["treaty"]} | ({s.treaty} if s.treaty is not None else set())
+            out = {plan["treaty"]} | ({s.items.treaty} if s.items.treaty is not None else set())
         else:
             out = {t["seat"] for t in plan["sanctions"]}
     out.discard(d)  # R67: a declarer cannot guard their own action
@@ -62,7 +62,7 @@ def guard_means(s: GameState, seat: int, act: Act, hit: set[int] | None = None) 
     # R43: a mob's action (no claim) is guarded only with the WALL; a mob guards only with the WALL
     # (A50 ruling); in Solo the person claims only a building they hold (R167)
     card = act.claim is not None and not s.is_mob(seat) and (s.may_bluff(seat) or s.holds(seat, act.claim))
-    return (["card"] if card else []) + (["wall"] if s.wall == seat else [])
+    return (["card"] if card else []) + (["wall"] if s.items.wall == seat else [])
 
 
 def asked_for_action(s: GameState, act: Act) -> list[int]:
@@ -90,7 +90,7 @@ def open_window(ctx: Ctx, claimant: int, claim: str, about: str, asked: list[int
     deadline = ctx.now + seconds if ctx.now is not None and seconds > 0 else None
     ctx.emit(
         ev.ReactionWindowOpened(
-            window=s.windows_opened + 1, claimant=claimant, claim=claim, about=about, asked=asked, deadline=deadline
+            window=s.calls.windows_opened + 1, claimant=claimant, claim=claim, about=about, asked=asked, deadline=deadline
         )
     )
 
@@ -98,7 +98,7 @@ def open_window(ctx: Ctx, claimant: int, claim: str, about: str, asked: list[int
 def close_window(ctx: Ctx, by: str) -> None:
     """Close the open window: publish the answers, the guards and the one caller with priority (R60)."""
     s = ctx.state
-    w = s.window
+    w = s.calls.window
     assert w is not None
     timed_out = w.waiting_for
     answers = {str(seat): dict(a) for seat, a in sorted(w.answers.items())}
@@ -107,7 +107,7 @@ def close_window(ctx: Ctx, by: str) -> None:
     guards = s.in_turn_order([seat for seat, a in w.answers.items() if a["answer"] == "guard"])
     means = {seat: w.answers[seat]["means"] for seat in guards}
     ctx.emit(ev.ReactionWindowClosed(window=window_id, answers=answers, timed_out=timed_out, by=by))
-    act = s.act
+    act = s.play.act
     assert act is not None
     for seat in guards:
         ctx.emit(ev.GuardDeclared(seat=seat, means=means[seat], action=act.action))
@@ -124,20 +124,20 @@ def close_window(ctx: Ctx, by: str) -> None:
 
 def proof_choices(s: GameState) -> list[Card]:
     """A10 ruling: the called claimant chooses which of their unrevealed cards to reveal."""
-    assert s.challenge is not None
-    return s.players[s.challenge.claimant].unrevealed
+    assert s.calls.challenge is not None
+    return s.players[s.calls.challenge.claimant].unrevealed
 
 
 def penalty_choices(s: GameState) -> list[Card]:
     """A12 ruling: an incorrect caller chooses which of their unrevealed cards to fully reveal."""
-    assert s.challenge is not None
-    return s.players[s.challenge.caller].unrevealed
+    assert s.calls.challenge is not None
+    return s.players[s.calls.challenge.caller].unrevealed
 
 
 def challenge_step(ctx: Ctx) -> bool:
     """Advance a call as far as it goes without a choice. False when a player must choose."""
     s = ctx.state
-    ch = s.challenge
+    ch = s.calls.challenge
     assert ch is not None
     if ch.stage == "proof":
         cards = proof_choices(s)
@@ -150,7 +150,7 @@ def challenge_step(ctx: Ctx) -> bool:
         return False
     if ch.stage == "penalty":
         cards = penalty_choices(s)
-        if ch.caller in s.resigned:  # S2: resigning revealed all their cards (R123); nothing is left to pay
+        if ch.caller in s.departures.resigned:  # S2: resigning revealed all their cards (R123); nothing is left to pay
             settle(ctx, correct=False)
             return True
         if len(cards) == 1:
@@ -172,7 +172,7 @@ def challenge_step(ctx: Ctx) -> bool:
 
 def prove(ctx: Ctx, card: Card) -> None:
     s = ctx.state
-    ch = s.challenge
+    ch = s.calls.challenge
     assert ch is not None
     if card.name == ch.claim:
         # R58 (1), R63 (a): shown, then unrevealed at once: not a full reveal
@@ -188,7 +188,7 @@ def prove(ctx: Ctx, card: Card) -> None:
 
 def pay(ctx: Ctx, card: Card) -> None:
     """R58 (2): the incorrect caller fully reveals one of their unrevealed cards."""
-    ch = ctx.state.challenge
+    ch = ctx.state.calls.challenge
     assert ch is not None
     reveal(ctx, ch.caller, card, full=True, reason="incorrect call")
     settle(ctx, correct=False)
@@ -196,12 +196,12 @@ def pay(ctx: Ctx, card: Card) -> None:
 
 def settle(ctx: Ctx, *, correct: bool) -> None:
     s = ctx.state
-    ch = s.challenge
+    ch = s.calls.challenge
     assert ch is not None
     about, claimant, claim = ch.about, ch.claimant, ch.claim
     ctx.emit(ev.CallSettled(caller=ch.caller, claimant=claimant, claim=claim, about=about, correct=correct))
     if about == "action" and correct:
-        act = s.act
+        act = s.play.act
         assert act is not None
         ctx.emit(ev.ActionThwarted(seat=claimant, action=act.action, reason="bluff called (R59, R73)"))
 
@@ -212,7 +212,7 @@ def settle(ctx: Ctx, *, correct: bool) -> None:
 def _react_answers(s: GameState, seat: int) -> Iterator[tuple[str, str | None]]:
     """The answers open to ``seat`` in the open window, lazily, as (answer, means): what its prompt lists and what
     ``_react_accepts`` checks against (the one source of both)."""
-    w, act = s.window, s.act
+    w, act = s.calls.window, s.play.act
     assert w is not None and act is not None
     yield "pass", None
     if w.claim and s.may_call(seat, w.claimant):  # R61: a non-claim (Recruit, War, a mob's action) cannot be called
@@ -235,8 +235,8 @@ def _react_command(seat: int, window: int, answer: str, means: str | None) -> di
 def _react_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
     """Would ``seat``'s react prompt accept ``cmd``? The option of the same answer, matched as the prompt's own
     option would match it, without building the prompt."""
-    w = s.window
-    if w is None or s.act is None:
+    w = s.calls.window
+    if w is None or s.play.act is None:
         return False
     answer = cmd["answer"]
     for given, means in _react_answers(s, seat):
@@ -246,7 +246,7 @@ def _react_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
 
 
 def _react_prompt(s: GameState, seat: int) -> Prompt:
-    w, act = s.window, s.act
+    w, act = s.calls.window, s.play.act
     assert w is not None and act is not None
     claimant = s.players[w.claimant].name
     opts: list[Option] = []
@@ -305,7 +305,7 @@ def _mob_react(ctx: Ctx, mob: int) -> None:
     """A50 ruling: a mob never calls; it guards only with the WALL, and only on Agreement (R176). R178: a
     reactive item is used the moment the occasion occurs: the first action it may answer."""
     s = ctx.state
-    w, act = s.window, s.act
+    w, act = s.calls.window, s.play.act
     assert w is not None and act is not None
     items = reactive.reactions(s, mob) if w.about == "action" and mob in reactive.users(s, act) else []
     if items:
@@ -319,7 +319,7 @@ def _mob_react(ctx: Ctx, mob: int) -> None:
 
 
 def _prove_prompt(s: GameState, seat: int) -> Prompt:
-    ch = s.challenge
+    ch = s.calls.challenge
     assert ch is not None
     text = f"{s.players[seat].name}: your {ch.claim} claim is called; reveal 1 of your unrevealed cards (R57, A10)"
     return Prompt(seat, "prove", text, card_options(seat, proof_choices(s), "Reveal", "prove"))
@@ -352,7 +352,7 @@ def _mob_take_brig(ctx: Ctx, mob: int) -> None:
 
 def _close_window(ctx: Ctx, cmd: dict[str, Any]) -> None:
     """The service closes a window whose deadline has passed (RULINGS: when it closes; A1)."""
-    w = ctx.state.window
+    w = ctx.state.calls.window
     if w is None or w.id != cmd["window"]:
         raise IllegalCommand(f"window {cmd['window']} is not open", rule="A1")
     check_due(

@@ -24,7 +24,7 @@ def reactions(s: GameState, seat: int) -> list[str]:
 def users(s: GameState, act: Act) -> list[int]:
     """Who may answer ``act`` with a reactive item: never the declarer's TREATY partner, since the two "cannot
     affect each other with any abilities, actions, or consumable items" (R107)."""
-    if act.sanctioned or not s.held:
+    if act.sanctioned or not s.items.held:
         return []
     partner = s.partner(act.declarer)
     return [seat for seat in s.remaining() if seat not in (act.declarer, partner) and reactions(s, seat)]
@@ -32,7 +32,7 @@ def users(s: GameState, act: Act) -> list[int]:
 
 def thwart_step(ctx: Ctx) -> bool:
     """Before the action executes: a reactive item used against it thwarts it. True if it did."""
-    act = ctx.state.act
+    act = ctx.state.play.act
     assert act is not None
     if act.reacted is None:
         return False
@@ -50,13 +50,13 @@ def draw_items(s: GameState, seat: int) -> list[str]:
 
 
 def _draw_prompt(s: GameState, seat: int) -> Prompt:
-    drawer = s.draw_queue[0][0]
+    drawer = s.play.draw_queue[0][0]
     text = f"{s.players[seat].name}: {s.players[drawer].name} is about to draw in their Draw Phase (R104, R118)"
     return Prompt(seat, "draw_reaction", text, tuple(_draw_options(s, seat)))
 
 
 def _draw_options(s: GameState, seat: int) -> list[Option]:
-    drawer = s.draw_queue[0][0]
+    drawer = s.play.draw_queue[0][0]
     base = {"type": "draw_reaction", "seat": seat}
     out = [Option(f"Let {s.players[drawer].name} draw", {**base, "answer": "pass"}, "pass")]
     for item in draw_items(s, seat):
@@ -71,7 +71,7 @@ def draw_react(ctx: Ctx, seat: int, answer: str, item: str | None) -> None:
         ctx.emit(ev.DrawReactionPassed(seat=seat))
         return
     assert item is not None
-    drawer = s.draw_queue[0][0]
+    drawer = s.play.draw_queue[0][0]
     ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason="used in a Draw Phase (R104, R118)"))
     ctx.emit(ev.DrawStopped(seat=drawer, by=seat, item=item))
 

@@ -66,8 +66,8 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
                 **({"sacrifices": p.sacrifices} if p.sacrifices else {}),
                 **_leader_of(s, p, who),
                 "mob": s.is_mob(p.seat),  # R173: played by the D8
-                "resigned": p.seat in s.resigned,  # S2: left the game of their own accord
-                "abandoned": p.seat in s.abandoned,  # S3: a bot plays the seat for the rest of the game
+                "resigned": p.seat in s.departures.resigned,  # S2: left the game of their own accord
+                "abandoned": p.seat in s.departures.abandoned,  # S3: a bot plays the seat for the rest of the game
             }
         )
     deck: dict[str, Any] = {"size": len(s.deck)}
@@ -87,37 +87,37 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
         "you": perspective if isinstance(perspective, int) else None,
         "seq": s.seq,
         "status": s.status,
-        "turn": s.turn,
-        "current": s.current,
-        "phase": s.phase,
+        "turn": s.play.turn,
+        "current": s.play.current,
+        "phase": s.play.phase,
         "stage": s.stage,
         "commitment": s.commitment,
         "players": players,
         "deck": deck,
         "years": public_years(s.years),
-        "reserve": {"SANCTION": s.sanction_supply, "BRIG": s.brig_supply},
+        "reserve": {"SANCTION": s.items.sanction_supply, "BRIG": s.items.brig_supply},
         "action": _action_view(s),
         "window": _window_view(s, who),
         "challenge": _challenge_view(s),
         "awaiting": [{"seat": n.seat, "kind": n.kind} for n in waiting(s)],
-        "result": {"result": s.result, "winners": s.winners, "reason": s.end_reason} if s.status == "finished" else None,
+        "result": _result_view(s),
     }
-    if s.effects:  # card texts are public: so is an effect's progress (R92, R93)
+    if s.pending.effects:  # card texts are public: so is an effect's progress (R92, R93)
         out["effects"] = [
             {"id": p.id, "source": p.source, "owner": p.owner, "steps": p.steps, "next_step": p.index, "work": p.work}
-            for p in s.effects
+            for p in s.pending.effects
         ]
-    if s.components is not None:
-        out["estate_deck"] = {"size": len(s.estate_deck)}
+    if s.classic.components is not None:
+        out["estate_deck"] = {"size": len(s.classic.estate_deck)}
         out["selection"] = s.config.selection
-        if s.dictator is not None:
-            out["dictator"] = s.dictator
+        if s.classic.dictator is not None:
+            out["dictator"] = s.classic.dictator
         out["components"] = {
-            "source": s.components["source"],
-            "plain_estates": sorted(e["name"] for e in s.components["estates"] if e["plain"]),
+            "source": s.classic.components["source"],
+            "plain_estates": sorted(e["name"] for e in s.classic.components["estates"] if e["plain"]),
             # estate cards that play only the sentences the book prints of them (the rest of the card waits, A54)
             "partial_estates": sorted(
-                e["name"] for e in s.components["estates"] if not e["plain"] and e["text_known"] != "full"
+                e["name"] for e in s.classic.components["estates"] if not e["plain"] and e["text_known"] != "full"
             ),
         }
     if s.config.option("rubble_rouser"):
@@ -132,7 +132,7 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
 def _leader_of(s: GameState, p: Player, who: Perspective) -> dict[str, Any]:
     """Classic: the leader (marked plain if its text is not printed, A54); during Limited Selection the mats
     drawn and the mat kept face down are known to their player only (R19)."""
-    if s.components is None:
+    if s.classic.components is None:
         return {}
     entry = s.leader_entry(p.leader)
     out: dict[str, Any] = {
@@ -149,11 +149,11 @@ def _leader_of(s: GameState, p: Player, who: Perspective) -> dict[str, Any]:
 
 def _items_of(s: GameState, seat: int) -> list[str]:
     items = []
-    if s.wall == seat:
+    if s.items.wall == seat:
         items.append("WALL")
-    if s.treaty == seat:
+    if s.items.treaty == seat:
         items.append("TREATY")
-    if s.quill == seat:
+    if s.items.quill == seat:
         items.append("INK QUILL")
     items.extend(["BRIG"] * s.players[seat].brigs)
     items.extend(s.items_of(seat))
@@ -161,7 +161,7 @@ def _items_of(s: GameState, seat: int) -> list[str]:
 
 
 def _action_view(s: GameState) -> dict[str, Any] | None:
-    act = s.act
+    act = s.play.act
     if act is None:
         return None
     out: dict[str, Any] = {
@@ -180,7 +180,7 @@ def _action_view(s: GameState) -> dict[str, Any] | None:
 
 
 def _window_view(s: GameState, who: Perspective) -> dict[str, Any] | None:
-    w = s.window
+    w = s.calls.window
     if w is None:
         return None
     answers = {str(seat): a if who in (OMNISCIENT, seat) else {"answered": True} for seat, a in sorted(w.answers.items())}
@@ -196,8 +196,14 @@ def _window_view(s: GameState, who: Perspective) -> dict[str, Any] | None:
     }
 
 
+def _result_view(s: GameState) -> dict[str, Any] | None:
+    if s.status != "finished":
+        return None
+    return {"result": s.outcome.result, "winners": s.outcome.winners, "reason": s.outcome.end_reason}
+
+
 def _challenge_view(s: GameState) -> dict[str, Any] | None:
-    ch = s.challenge
+    ch = s.calls.challenge
     if ch is None:
         return None
     return {"caller": ch.caller, "claimant": ch.claimant, "claim": ch.claim, "about": ch.about, "stage": ch.stage}

@@ -30,7 +30,7 @@ from aegis.domain.kernel.errors import IllegalCommand, TooLate
 
 def check(s: GameState, seat: int) -> None:
     """Refuse a resignation the rules do not allow, naming the rule."""
-    if seat in s.resigned:
+    if seat in s.departures.resigned:
         raise TooLate("you have already resigned: you are out of the game", rule="S2")
     if s.players[seat].eliminated:
         raise TooLate("you are already eliminated: only a player still in the game can resign", rule="S2")
@@ -41,35 +41,35 @@ def check(s: GameState, seat: int) -> None:
 def resign(ctx: Ctx, seat: int) -> None:
     s = ctx.state
     name = s.players[seat].name
-    own_turn = s.stage == "turn" and s.current == seat and s.phase != "over"
+    own_turn = s.stage == "turn" and s.play.current == seat and s.play.phase != "over"
     ctx.emit(ev.PlayerResigned(seat=seat))
     if seat == s.variant.overlord:  # R170: the Overlord cannot be eliminated, so resigning concedes
         end_game(ctx, "win", opponents(s), f"the Overlord {name} resigned: the team wins (S2, R170)")
         return
-    w = s.window
+    w = s.calls.window
     if own_turn:
         _end_action(ctx, f"{name} resigned: nothing more of the action happens (S2, R73)")
     elif w is not None and seat in w.waiting_for:  # asked and not answered yet: a pass
         ctx.emit(ev.ReactionGiven(window=w.id, seat=seat, answer="pass", means=None, audience=[seat]))
-    if seat in s.draw_asked:  # R118: they let the draw happen
+    if seat in s.items.draw_asked:  # R118: they let the draw happen
         ctx.emit(ev.DrawReactionPassed(seat=seat))
-    for p in list(s.effects):  # R123, R130: their items are discarded and their ability is deactivated
+    for p in list(s.pending.effects):  # R123, R130: their items are discarded and their ability is deactivated
         if p.owner == seat and s.estate(p.source) is None:  # an estate card's effect still runs (R124)
             ctx.emit(ev.EffectEnded(id=p.id, source=p.source, outcome="its holder resigned (S2)"))
     eliminate(ctx, seat, "resigned (S2)")
     check_last_remaining(ctx)
     if own_turn and s.status != "finished":
-        ctx.emit(ev.TurnEnded(seat=seat, turn=s.turn))
+        ctx.emit(ev.TurnEnded(seat=seat, turn=s.play.turn))
 
 
 def _end_action(ctx: Ctx, reason: str) -> None:
     """The resigning player's own turn: an open window closes without effect, the action is thwarted (R73)."""
     s = ctx.state
-    w = s.window
+    w = s.calls.window
     if w is not None:
         answers = {str(seat): dict(a) for seat, a in sorted(w.answers.items())}
         ctx.emit(ev.ReactionWindowClosed(window=w.id, answers=answers, timed_out=w.waiting_for, by="resigned"))
-    act = s.act
+    act = s.play.act
     if act is not None:
         ctx.emit(ev.ActionThwarted(seat=act.declarer, action=act.action, reason=reason))
 

@@ -214,7 +214,7 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
     for seat, cards in sorted(hand_cards.items()):
         for c, revealed in cards:
             ctx.emit(ev.CardDealt(seat=seat, card=c.id, name=c.name, revealed=revealed, knowers="all" if revealed else [seat]))
-    if s.components is not None:
+    if s.classic.components is not None:
         ctx.emit(ev.EstateDeckFormed(size=len(estate_deck), cards=[{"id": c.id, "name": c.name} for c in estate_deck]))
     rng = ctx.rng()
     start = rng.counter

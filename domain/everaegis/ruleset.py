@@ -150,10 +150,10 @@ class EverAegis:
         return state.status == "finished"
 
     def turn(self, state: GameState) -> int:
-        return state.turn
+        return state.play.turn
 
     def outcome(self, state: GameState) -> tuple[str | None, list[int]]:
-        return state.result, list(state.winners)
+        return state.outcome.result, list(state.outcome.winners)
 
     def autoplayed(self, state: GameState) -> list[int]:
         """Resigned (S2) and abandoned (S3) seats: the service makes their remaining decisions."""
@@ -167,7 +167,7 @@ class EverAegis:
         ("undo:<window>")."""
         if state.status != "active":
             return None
-        w = state.window
+        w = state.calls.window
         if w is not None and w.deadline is not None:
             return w.id, w.deadline
         u = state.undo

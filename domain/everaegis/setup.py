@@ -55,8 +55,8 @@ def setup_step(ctx: Ctx) -> None:
     years: list[list[Card]] = []
     made: set[str] = set()
     estates: list[Card] = []
-    if s.components is not None:  # R13: shuffle the estate cards into the estate deck
-        for entry in s.components["estates"]:
+    if s.classic.components is not None:  # R13: shuffle the estate cards into the estate deck
+        for entry in s.classic.components["estates"]:
             card = Card(ctx.new_card_id(rng, made), entry["name"])
             made.add(card.id)
             estates.append(card)
@@ -78,7 +78,7 @@ def setup_step(ctx: Ctx) -> None:
             rng=[start, rng.counter],
         )
     )
-    if s.components is not None:
+    if s.classic.components is not None:
         ctx.emit(ev.EstateDeckFormed(size=len(estates), cards=[{"id": c.id, "name": c.name} for c in estates]))
     rng = ctx.rng()
     start = rng.counter
@@ -110,13 +110,13 @@ def setup_step(ctx: Ctx) -> None:
 def starting_step(ctx: Ctx) -> None:
     """Dictator's shared mat (R168), R18 step 6: starting soldiers; then starting cards where a variant deals them."""
     s = ctx.state
-    if "dictator" in s.config.variants and s.dictator is None:
+    if "dictator" in s.config.variants and s.classic.dictator is None:
         choose_dictator(ctx)
-    if artificers.active(s) and not s.artificers_done:
+    if artificers.active(s) and not s.classic.artificers_done:
         artificers.begin(ctx)  # R172: the gifts come first; flow comes back here when they are done
         return
     t = s.config.thresholds
-    for seat in s.turn_order_from(s.first_player or 0):
+    for seat in s.turn_order_from(s.play.first_player or 0):
         if not s.players[seat].eliminated:  # S2: a player who resigned in setup takes no further part
             change_soldiers(ctx, seat, t.start_soldiers, "setup (R18 step 6)")
     ctx.emit(ev.SetupDealt(cards_each=t.start_cards))
@@ -128,7 +128,7 @@ def after_deal_step(ctx: Ctx) -> None:
     if s.stage == "deal" and s.config.thresholds.quick_reveal:
         order = [
             seat
-            for seat in s.turn_order_from(s.first_player or 0)
+            for seat in s.turn_order_from(s.play.first_player or 0)
             if s.players[seat].unrevealed and not s.players[seat].eliminated  # S2: not a player who resigned
         ]
         ctx.emit(ev.SetupRevealsBegan(order=order))

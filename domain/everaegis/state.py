@@ -1,7 +1,12 @@
 """The Ever Aegis game state. It is only ever built by folding events (see ``evolve``).
 
+``GameState`` holds the game's identity and main collections, and a record per concern: ``classic`` (the
+Classic components, leader selection, Dictator and Artificers' setup), ``items``, ``play`` (the turn),
+``pending`` (card effects), ``calls`` (the reaction protocol), ``outcome``, ``departures`` (resigned and
+abandoned seats) and ``variant`` (``variant_state.py``). A new field goes in the record of its concern.
+
 Every class here has a ``clone`` that copies what ``evolve`` may change, so a state handed out is
-never mutated afterwards.
+never mutated afterwards (``tests/domain/test_state_clone.py`` checks that a clone shares nothing mutable).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import Any, TypeVar
 from aegis.domain.everaegis.card import Card
 from aegis.domain.everaegis.config import Config
 from aegis.domain.everaegis.variant_state import VariantState
-from aegis.domain.kernel.codec import Codec
+from aegis.domain.kernel.codec import INLINE, Codec
 
 T = TypeVar("T")
 
@@ -119,7 +124,8 @@ class UndoPoint:
     deadline: float | None = None
 
     def clone(self) -> UndoPoint:
-        return replace(self, eligible=list(self.eligible), waived=list(self.waived))
+        # the snapshot is never changed once taken: shared (tests/domain/test_state_clone.py)
+        return replace(self, answers=data_copy(self.answers), eligible=list(self.eligible), waived=list(self.waived))
 
     @property
     def waiting(self) -> list[int]:
@@ -229,8 +235,153 @@ class Act:
         return g is not None and g.status == "stands"
 
 
+# ----- the game state's records, one per concern: each copies what ``evolve`` may change of it in its ``clone`` -----
+
+
+@dataclass
+class ClassicState:
+    """What a Classic game adds to the table, its items aside (``ItemState``): the components it plays, the estate
+    deck, the leader selection, and the setups of Dictator (R168) and Artificers (R172), which need them. In a
+    Simpleton game every field keeps its default."""
+
+    components: dict[str, Any] | None = None  # the ComponentsChosen record (texts, plain marks)
+    estate_deck: list[Card] = field(default_factory=list)  # top first, order known to nobody (R13)
+    selecting: list[int] = field(default_factory=list)  # Freeform/Drafting: who picks a leader next, in order
+    dictator: str | None = None  # Dictator: the mat in the reserve whose ability every player shares (R168)
+    gifting: list[int] = field(default_factory=list)  # Artificers setup: the giver first, then the others (R172)
+    artificers_done: bool = False
+
+    def clone(self) -> ClassicState:
+        return ClassicState(
+            self.components,  # never changed once recorded: shared
+            list(self.estate_deck),
+            list(self.selecting),
+            self.dictator,
+            list(self.gifting),
+            self.artificers_done,
+        )
+
+
+@dataclass
+class ItemState:
+    """The items (R102-R113): who holds the WALL, the TREATY and its INK QUILL, how many SANCTIONS and BRIGS the
+    reserve has left (those placed are on the players' mats), and the Classic items: who holds how many of each
+    kind, the soldiers kept on one, those received this turn, and who may still use one against a draw."""
+
+    wall: int | None = None
+    treaty: int | None = None
+    quill: int | None = None
+    sanction_supply: int = 0
+    brig_supply: int = 0
+    held: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items: name -> {seat: pieces}
+    item_soldiers: dict[str, int] = field(default_factory=dict)  # soldiers kept on an item (the BOMB)
+    fresh: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items received this turn (R103)
+    draw_asked: list[int] = field(default_factory=list)  # who may still use a Draw Phase reactive item (R118)
+
+    def clone(self) -> ItemState:
+        return ItemState(
+            self.wall,
+            self.treaty,
+            self.quill,
+            self.sanction_supply,
+            self.brig_supply,
+            {name: dict(by) for name, by in self.held.items()},
+            dict(self.item_soldiers),
+            {name: dict(by) for name, by in self.fresh.items()},
+            list(self.draw_asked),
+        )
+
+
+@dataclass
+class PlayState:
+    """The turn being played (R23-R33): who played first and who plays now, the turn's number and phase, the draws
+    and reveals still due, and the action being used (and whether this turn's is done)."""
+
+    first_player: int | None = None
+    current: int | None = None
+    turn: int = 0
+    phase: str | None = None
+    draw_queue: list[tuple[int, str]] = field(default_factory=list)  # (seat, why): the cards still to be drawn
+    reveal_queue: list[int] = field(default_factory=list)  # Quick Game setup: who reveals next, in order
+    act: Act | None = None
+    action_done: bool = False
+
+    def clone(self) -> PlayState:
+        return PlayState(
+            self.first_player,
+            self.current,
+            self.turn,
+            self.phase,
+            list(self.draw_queue),
+            list(self.reveal_queue),
+            self.act.clone() if self.act else None,
+            self.action_done,
+        )
+
+
+@dataclass
+class PendingState:
+    """Card effects (R92, R93, R131): the abilities to fire, the effects to run (the first one first) and how many
+    effects were queued so far (the next one's number)."""
+
+    triggers: list[dict[str, Any]] = field(default_factory=list)  # abilities to fire (an opponent's item discarded)
+    effects: list[Pending] = field(default_factory=list)  # card effects to run, the first one first
+    effects_queued: int = 0
+
+    def clone(self) -> PendingState:
+        return PendingState(list(self.triggers), [p.clone() for p in self.effects], self.effects_queued)
+
+
+@dataclass
+class CallState:
+    """The reaction protocol (R55-R72): the open window, the call being settled, how many windows were opened,
+    the state when the open action window opened (for Undo, R155) and who may call no more (Vengeance, R159)."""
+
+    window: Window | None = None
+    challenge: Challenge | None = None
+    windows_opened: int = 0
+    window_snapshot: GameState | None = None  # the state when the open action window opened (for Undo)
+    silenced: list[int] = field(default_factory=list)  # Vengeance (R159): eliminated seats that called wrongly
+
+    def clone(self) -> CallState:
+        return CallState(
+            self.window.clone() if self.window else None,
+            replace(self.challenge) if self.challenge else None,
+            self.windows_opened,
+            self.window_snapshot,  # never changed once taken: shared
+            list(self.silenced),
+        )
+
+
+@dataclass
+class OutcomeState:
+    """How the game ended (R9-R12), and the count that ends it in a stalemate (see docs/rulings.md)."""
+
+    result: str | None = None  # win or draw
+    winners: list[int] = field(default_factory=list)
+    end_reason: str | None = None
+    quiet_turns: int = 0  # turns in a row in which no card moved, flipped or was gained (stalemate ruling)
+
+    def clone(self) -> OutcomeState:
+        return OutcomeState(self.result, list(self.winners), self.end_reason, self.quiet_turns)
+
+
+@dataclass
+class Departures:
+    """Seats whose players left: by resigning (S2) or by leaving the service to play for them (S3)."""
+
+    resigned: list[int] = field(default_factory=list)  # S2: seats that resigned (and so are eliminated), in order
+    abandoned: list[int] = field(default_factory=list)  # S3: seats the service gave to a bot for the rest of the game
+
+    def clone(self) -> Departures:
+        return Departures(list(self.resigned), list(self.abandoned))
+
+
 @dataclass
 class GameState:
+    """The game's identity and main collections, and a record per concern. Snapshots store the records' fields
+    among the state's own (``INLINE``), as they were stored before the state had records."""
+
     config: Config
     seed: str = ""
     commitment: str = ""
@@ -241,47 +392,17 @@ class GameState:
     players: list[Player] = field(default_factory=list)
     deck: list[Card] = field(default_factory=list)  # top first
     years: list[tuple[str, list[Card]]] = field(default_factory=list)
-    estate_deck: list[Card] = field(default_factory=list)  # Classic: top first, order known to nobody (R13)
-    components: dict[str, Any] | None = None  # Classic: the ComponentsChosen record (texts, plain marks)
-    selecting: list[int] = field(default_factory=list)  # Freeform/Drafting: who picks a leader next, in order
-    held: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items: name -> {seat: pieces}
-    item_soldiers: dict[str, int] = field(default_factory=dict)  # soldiers kept on an item (the BOMB)
-    fresh: dict[str, dict[int, int]] = field(default_factory=dict)  # Classic items received this turn (R103)
-    draw_asked: list[int] = field(default_factory=list)  # who may still use a Draw Phase reactive item (R118)
-    dictator: str | None = None  # Dictator: the mat in the reserve whose ability every player shares (R168)
-    gifting: list[int] = field(default_factory=list)  # Artificers setup: the giver first, then the others (R172)
-    artificers_done: bool = False
-    triggers: list[dict[str, Any]] = field(default_factory=list)  # abilities to fire (an opponent's item discarded)
-    effects: list[Pending] = field(default_factory=list)  # card effects to run, the first one first
-    effects_queued: int = 0
-    wall: int | None = None
-    treaty: int | None = None
-    quill: int | None = None
-    sanction_supply: int = 0
-    brig_supply: int = 0
-    first_player: int | None = None
-    current: int | None = None
-    turn: int = 0
-    phase: str | None = None
-    draw_queue: list[tuple[int, str]] = field(default_factory=list)
-    reveal_queue: list[int] = field(default_factory=list)
-    act: Act | None = None
-    action_done: bool = False
-    window: Window | None = None
-    challenge: Challenge | None = None
-    windows_opened: int = 0
-    quiet_turns: int = 0  # turns in a row in which no card moved, flipped or was gained (stalemate ruling)
     rigged: bool = False
-    result: str | None = None  # win or draw
-    winners: list[int] = field(default_factory=list)
-    end_reason: str | None = None
-    window_snapshot: GameState | None = None  # the state when the open action window opened (for Undo)
     undo: UndoPoint | None = None
     dice: list[int] = field(default_factory=list)  # rigged D8 results still to come (rig "dice"; mob.py)
     rubble: list[Card] = field(default_factory=list)  # Rubble Rouser (R158): discarded cards, face up, oldest first
-    silenced: list[int] = field(default_factory=list)  # Vengeance (R159): eliminated seats that called wrongly
-    resigned: list[int] = field(default_factory=list)  # S2: seats that resigned (and so are eliminated), in order
-    abandoned: list[int] = field(default_factory=list)  # S3: seats the service gave to a bot for the rest of the game
+    classic: ClassicState = field(default_factory=ClassicState, metadata=INLINE)
+    items: ItemState = field(default_factory=ItemState, metadata=INLINE)
+    play: PlayState = field(default_factory=PlayState, metadata=INLINE)
+    pending: PendingState = field(default_factory=PendingState, metadata=INLINE)
+    calls: CallState = field(default_factory=CallState, metadata=INLINE)
+    outcome: OutcomeState = field(default_factory=OutcomeState, metadata=INLINE)
+    departures: Departures = field(default_factory=Departures, metadata=INLINE)
     variant: VariantState = field(default_factory=VariantState)  # Alliances, Overlord, Blasphemy (R163, R170, R171)
     # who is asked at seq N, once worked out (flow.waiting): every event moves seq on, so it is never stale;
     # not part of the game (a clone starts without it, equality ignores it)
@@ -299,47 +420,17 @@ class GameState:
             players=[p.clone() for p in self.players],
             deck=list(self.deck),
             years=[(label, list(cards)) for label, cards in self.years],
-            estate_deck=list(self.estate_deck),
-            components=self.components,  # never changed once recorded: shared
-            selecting=list(self.selecting),
-            held={name: dict(by) for name, by in self.held.items()},
-            item_soldiers=dict(self.item_soldiers),
-            fresh={name: dict(by) for name, by in self.fresh.items()},
-            draw_asked=list(self.draw_asked),
-            dictator=self.dictator,
-            gifting=list(self.gifting),
-            artificers_done=self.artificers_done,
-            triggers=list(self.triggers),
-            effects=[p.clone() for p in self.effects],
-            effects_queued=self.effects_queued,
-            wall=self.wall,
-            treaty=self.treaty,
-            quill=self.quill,
-            sanction_supply=self.sanction_supply,
-            brig_supply=self.brig_supply,
-            first_player=self.first_player,
-            current=self.current,
-            turn=self.turn,
-            phase=self.phase,
-            draw_queue=list(self.draw_queue),
-            reveal_queue=list(self.reveal_queue),
-            act=self.act.clone() if self.act else None,
-            action_done=self.action_done,
-            window=self.window.clone() if self.window else None,
-            challenge=replace(self.challenge) if self.challenge else None,
-            windows_opened=self.windows_opened,
-            quiet_turns=self.quiet_turns,
             rigged=self.rigged,
-            result=self.result,
-            winners=list(self.winners),
-            end_reason=self.end_reason,
-            window_snapshot=self.window_snapshot,  # never changed once taken: shared
             undo=self.undo.clone() if self.undo else None,
             dice=list(self.dice),
             rubble=list(self.rubble),
-            silenced=list(self.silenced),
-            resigned=list(self.resigned),
-            abandoned=list(self.abandoned),
+            classic=self.classic.clone(),
+            items=self.items.clone(),
+            play=self.play.clone(),
+            pending=self.pending.clone(),
+            calls=self.calls.clone(),
+            outcome=self.outcome.clone(),
+            departures=self.departures.clone(),
             variant=self.variant.clone(),
         )
 
@@ -354,12 +445,12 @@ class GameState:
     def first_remaining(self) -> int:
         """Who takes the first turn: the first player, or if they resigned before it, the next remaining seat in
         turn order (S2)."""
-        first = self.first_player or 0
+        first = self.play.first_player or 0
         return next((seat for seat in self.turn_order_from(first) if not self.players[seat].eliminated), first)
 
     def autoplayed(self) -> list[int]:
         """The seats whose remaining decisions the service makes: resigned (S2) and abandoned (S3) seats."""
-        return sorted(set(self.resigned) | set(self.abandoned))
+        return sorted(set(self.departures.resigned) | set(self.departures.abandoned))
 
     def turn_order_from(self, start: int) -> tuple[int, ...]:
         """Every seat, clockwise, starting with ``start`` (R23, R135)."""
@@ -367,7 +458,8 @@ class GameState:
 
     def in_turn_order(self, seats: Iterable[int]) -> list[int]:
         """``seats`` sorted in turn order from the current player (R60, R135)."""
-        start = self.current if self.current is not None else (self.first_player or 0)
+        play = self.play
+        start = play.current if play.current is not None else (play.first_player or 0)
         wanted = seats if isinstance(seats, (set, frozenset, range)) else set(seats)
         return [s for s in _clockwise(self.seats, start) if s in wanted]
 
@@ -377,9 +469,9 @@ class GameState:
         (R159) an eliminated player may call too, until their first wrong call; a player who resigned never
         does (S2)."""
         p = self.players[seat]
-        if seat in self.resigned:  # S2: a resigned player never calls again, also under Vengeance
+        if seat in self.departures.resigned:  # S2: a resigned player never calls again, also under Vengeance
             return False
-        if p.eliminated and (not self.config.option("vengeance") or seat in self.silenced):
+        if p.eliminated and (not self.config.option("vengeance") or seat in self.calls.silenced):
             return False
         return (
             seat != claimant
@@ -388,17 +480,18 @@ class GameState:
             and not self.is_mob(seat)  # A50 ruling: a mob never calls
             and not self.is_mob(claimant)  # R43: a mob's action is no claim
             # the SCALES (p.23): "Makes a player unable to call bluffs and makes others unable to call their bluffs."
-            and not (self.held and any(holder in (seat, claimant) for holder, _, _ in self.holding("no_calls")))
+            and not (self.items.held and any(holder in (seat, claimant) for holder, _, _ in self.holding("no_calls")))
         )
 
     def partner(self, seat: int) -> int | None:
         """The other party of the TREATY, if ``seat`` is one of its two parties (R107, R108)."""
-        if self.treaty is None or self.quill is None or self.treaty == self.quill:
+        treaty, quill = self.items.treaty, self.items.quill
+        if treaty is None or quill is None or treaty == quill:
             return None
-        if seat == self.treaty:
-            return self.quill
-        if seat == self.quill:
-            return self.treaty
+        if seat == treaty:
+            return quill
+        if seat == quill:
+            return treaty
         return None
 
     def owner_of(self, card_id: str) -> int | None:
@@ -413,7 +506,7 @@ class GameState:
         ids.update(c.id for c in self.deck)
         for _, cards in self.years:
             ids.update(c.id for c in cards)
-        ids.update(c.id for c in self.estate_deck)
+        ids.update(c.id for c in self.classic.estate_deck)
         ids.update(c.id for c in self.rubble)
         if self.variant.blasphemy is not None:  # R171: the Blasphemy card beside the deck
             ids.add(self.variant.blasphemy.id)
@@ -424,16 +517,17 @@ class GameState:
             sum(len(p.cards) for p in self.players)
             + len(self.deck)
             + sum(len(c) for _, c in self.years)
-            + len(self.estate_deck)
+            + len(self.classic.estate_deck)
             + len(self.rubble)
             + (self.variant.blasphemy is not None)  # R171: the Blasphemy card beside the deck
         )
 
     def component(self, section: str, name: str | None) -> dict[str, Any] | None:
         """A Classic component as this game recorded it (``ComponentsChosen``); None if there is none."""
-        if self.components is None or name is None:
+        components = self.classic.components
+        if components is None or name is None:
             return None
-        for e in self.components.get(section, []):
+        for e in components.get(section, []):
             if e["name"] == name:
                 return e
         return None
@@ -469,18 +563,18 @@ class GameState:
     def supply(self, item: str) -> int:
         """Pieces of a Classic item in the reserve (R105)."""
         entry = self.item_entry(item)
-        return (entry["count"] if entry else 0) - sum(self.held.get(item, {}).values())
+        return (entry["count"] if entry else 0) - sum(self.items.held.get(item, {}).values())
 
     def items_of(self, seat: int) -> list[str]:
         """The Classic items ``seat`` holds, a name per piece."""
-        return [name for name, by in sorted(self.held.items()) for _ in range(by.get(seat, 0))]
+        return [name for name, by in sorted(self.items.held.items()) for _ in range(by.get(seat, 0))]
 
     def items_acting(self, seat: int, when: str, item_class: str | None = None) -> list[str]:
         """The kinds of Classic items ``seat`` holds whose effect acts ``when`` (and of ``item_class``)."""
-        if not self.held:
+        if not self.items.held:
             return []
         out = []
-        for name in sorted({name for name, by in self.held.items() if by.get(seat)}):
+        for name in sorted({name for name, by in self.items.held.items() if by.get(seat)}):
             entry = self.item_entry(name)
             if entry and item_class in (None, entry.get("class")) and self.item_effect(name, when) is not None:
                 out.append(name)
@@ -495,10 +589,10 @@ class GameState:
     def holding(self, condition: str) -> list[tuple[int, str, dict[str, Any]]]:
         """Who holds an item in constant effect (R102) with this condition: (seat, item, the condition's step),
         the seats in turn order; eliminated players hold nothing (R123)."""
-        if not self.held:
+        if not self.items.held:
             return []
         out: list[tuple[int, str, dict[str, Any]]] = []
-        for name, by in sorted(self.held.items()):
+        for name, by in sorted(self.items.held.items()):
             effect = self.item_effect(name, "while held") if any(by.values()) else None
             for step in effect["steps"] if effect else ():
                 if step["step"] == condition:
@@ -525,7 +619,7 @@ class GameState:
         if self.players[seat].eliminated:
             return []
         out: list[str] = []
-        for mat in (self.players[seat].leader, self.dictator):
+        for mat in (self.players[seat].leader, self.classic.dictator):
             entry = self.leader_entry(mat)
             ability = (entry.get("effects") or {}).get("ability") if entry is not None and not entry["plain"] else None
             if mat is not None and ability and (moment is None or ability["when"] == moment):

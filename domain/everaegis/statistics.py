@@ -50,8 +50,8 @@ def _claim(state: Any, e: Event) -> tuple[int, str] | None:
     """(claimant, building) when ``e`` is a claim, judged on the state just before it."""
     if e.TYPE == "ActionDeclared" and getattr(e, "claim", None) and not getattr(e, "sanctioned", False):
         return e.seat, e.claim  # type: ignore[attr-defined]
-    if e.TYPE == "GuardDeclared" and e.means == "card" and state.act is not None and state.act.claim:  # type: ignore[attr-defined]
-        return e.seat, state.act.claim  # type: ignore[attr-defined]
+    if e.TYPE == "GuardDeclared" and e.means == "card" and state.play.act is not None and state.play.act.claim:  # type: ignore[attr-defined]
+        return e.seat, state.play.act.claim  # type: ignore[attr-defined]
     return None
 
 
@@ -81,10 +81,10 @@ def summarize(config: Config, events: Iterable[Event]) -> dict[str, Any]:
         elif kind == "SeatAbandoned":
             counts[e.seat]["abandoned"] = 1  # type: ignore[attr-defined]
         elif kind == "PlayerEliminated":
-            out_in_turn[e.seat] = state.turn  # type: ignore[attr-defined]
+            out_in_turn[e.seat] = state.play.turn  # type: ignore[attr-defined]
         apply(state, e)
-    winners = set(state.winners)
-    draw = state.result == "draw"
+    winners = set(state.outcome.winners)
+    draw = state.outcome.result == "draw"
     # lower is better: winners 0, still in the game 1, then the eliminated from the last turn back
     turns_out = sorted(set(out_in_turn.values()), reverse=True)
 
@@ -98,7 +98,7 @@ def summarize(config: Config, events: Iterable[Event]) -> dict[str, Any]:
     rough = [place(seat) for seat in range(config.seats)]
     levels = sorted(set(rough))
     return {
-        "result": state.result,
+        "result": state.outcome.result,
         "winners": sorted(winners),
         "seats": [
             {"seat": seat, "place": levels.index(rough[seat]) + 1, "won": seat in winners, "draw": draw, **counts[seat]}

@@ -22,10 +22,10 @@ from aegis.domain.everaegis.wins import alternate_win
 
 def next_seat(s: GameState) -> int:
     """The next remaining player clockwise (R23); eliminated players always skip (R25)."""
-    assert s.current is not None
+    assert s.play.current is not None
     if plays_again(s):  # R170: the Overlord takes one turn per remaining opponent, in a row
-        return s.current
-    for seat in [*s.turn_order_from(s.current)[1:], s.current]:
+        return s.play.current
+    for seat in [*s.turn_order_from(s.play.current)[1:], s.play.current]:
         if not s.players[seat].eliminated:
             return seat
     raise AssertionError("no remaining player: the game should have ended")
@@ -34,11 +34,11 @@ def next_seat(s: GameState) -> int:
 def phase_step(ctx: Ctx) -> None:
     """Move the turn on by one step when no player decision is needed."""
     s = ctx.state
-    seat = s.current
+    seat = s.play.current
     assert seat is not None
     t = s.config.thresholds
-    phase = s.phase
-    if (s.held or artificers.active(s)) and held_outcomes(ctx):
+    phase = s.play.phase
+    if (s.items.held or artificers.active(s)) and held_outcomes(ctx):
         return
     if phase is None:
         if s.players[seat].brigs and s.config.option("brig_skips_turn"):
@@ -55,7 +55,7 @@ def phase_step(ctx: Ctx) -> None:
     elif phase == "draw":
         ctx.emit(ev.PhaseBegan(seat=seat, phase="action"))
     elif phase == "action":
-        assert s.action_done
+        assert s.play.action_done
         ctx.emit(ev.PhaseBegan(seat=seat, phase="end"))
         at_phase(ctx, seat, "end")  # R29, R93
     elif phase == "end":
@@ -65,7 +65,7 @@ def phase_step(ctx: Ctx) -> None:
         if s.status == "finished":
             return
         if s.players[seat].eliminated:
-            ctx.emit(ev.TurnEnded(seat=seat, turn=s.turn))
+            ctx.emit(ev.TurnEnded(seat=seat, turn=s.play.turn))
         else:
             ctx.emit(ev.PhaseBegan(seat=seat, phase="conquest"))
     elif phase == "conquest":
@@ -79,13 +79,13 @@ def phase_step(ctx: Ctx) -> None:
         if blasphemy_wins(s, seat):  # R171
             end_game(ctx, "win", [seat], f"{WIN_TOKENS} Blasphemy tokens in the Conquest Phase (R171)")
             return
-        ctx.emit(ev.TurnEnded(seat=seat, turn=s.turn))
+        ctx.emit(ev.TurnEnded(seat=seat, turn=s.play.turn))
     elif phase == "over":
         rounds = s.config.option("stalemate_rounds")  # ruling S1, a game option (0: off)
-        if rounds and s.quiet_turns >= rounds * len(s.remaining()):
+        if rounds and s.outcome.quiet_turns >= rounds * len(s.remaining()):
             end_game(ctx, "draw", [], f"stalemate: {rounds} rounds without a card gained, moved or flipped (service ruling S1)")
             return
-        ctx.emit(ev.TurnBegan(seat=next_seat(s), turn=s.turn + 1))
+        ctx.emit(ev.TurnBegan(seat=next_seat(s), turn=s.play.turn + 1))
     else:  # pragma: no cover
         raise AssertionError(phase)
 
@@ -94,7 +94,7 @@ def held_outcomes(ctx: Ctx) -> bool:
     """What holding items decides at once, at the next step of the turn once the action, war or effect that gave
     the items is over (docs/rulings.md, A33): the BONES eliminate, then the Artificers win. True if the game moved."""
     s = ctx.state
-    if s.held and item_eliminations(ctx):
+    if s.items.held and item_eliminations(ctx):
         return True
     for seat in s.in_turn_order(s.remaining()):  # R172 "When a player has X different types of items, they win"
         reason = artificers.wins(s, seat)
@@ -110,16 +110,17 @@ def item_eliminations(ctx: Ctx) -> bool:
     s = ctx.state
     doomed_now: list[tuple[int, str]] = []
     for seat, item, step in s.holding("eliminated_at"):
-        if s.held[item].get(seat, 0) >= step["count"] and not immune(s, seat) and seat not in [d for d, _ in doomed_now]:
+        if s.items.held[item].get(seat, 0) >= step["count"] and not immune(s, seat) and seat not in [d for d, _ in doomed_now]:
             doomed_now.append((seat, f"holds {step['count']} {item}S: they are eliminated (p.22)"))
     if not doomed_now:
         return False
     for seat, reason in doomed_now:
         eliminate(ctx, seat, reason)
     check_last_remaining(ctx)
-    current = s.current
-    if s.status != "finished" and current is not None and s.players[current].eliminated and s.phase not in ("demise", "over"):
-        ctx.emit(ev.TurnEnded(seat=current, turn=s.turn))  # their turn ends at once, as a resignation's does (S2)
+    current = s.play.current
+    ended = s.status == "finished" or s.play.phase in ("demise", "over")
+    if not ended and current is not None and s.players[current].eliminated:
+        ctx.emit(ev.TurnEnded(seat=current, turn=s.play.turn))  # their turn ends at once, as a resignation's does (S2)
     return True
 
 

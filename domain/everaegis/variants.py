@@ -36,7 +36,7 @@ def view(s: GameState) -> dict[str, Any]:
         out["overlord"] = {
             "seat": var.overlord,
             "team": [seat for seat in range(s.seats) if seat != var.overlord],
-            "turns_in_a_row": var.streak if s.current == var.overlord else 0,
+            "turns_in_a_row": var.streak if s.play.current == var.overlord else 0,
             "turns_due": len(overlord.opponents(s)),
         }
     if "blasphemy" in s.config.variants and var.tokens:

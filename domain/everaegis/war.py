@@ -20,7 +20,7 @@ NO_SOLDIERS = "the attacker has no soldiers (R75)"  # "If the attacker has 0 sol
 
 def reveal_choices(s: GameState) -> list[tuple[Card, ...]]:
     """R83: the loser fully reveals 2 unrevealed cards of their choice (all of them if fewer)."""
-    war = s.act.war if s.act else None
+    war = s.play.act.war if s.play.act else None
     assert war is not None and war.loser is not None
     cards = s.players[war.loser].unrevealed
     return list(combinations(cards, war.due))
@@ -28,7 +28,7 @@ def reveal_choices(s: GameState) -> list[tuple[Card, ...]]:
 
 def war_step(ctx: Ctx) -> bool:
     s = ctx.state
-    act = s.act
+    act = s.play.act
     assert act is not None and act.war is not None
     war = act.war
     a, d = war.attacker, war.defender
@@ -41,7 +41,7 @@ def war_step(ctx: Ctx) -> bool:
             ctx.emit(ev.WarThwarted(attacker=a, defender=d, reason=NO_SOLDIERS))
             ctx.emit(ev.ActionThwarted(seat=act.declarer, action="war", reason=NO_SOLDIERS))
             return True
-        bonus = WALL_BONUS if s.wall == d else 0
+        bonus = WALL_BONUS if s.items.wall == d else 0
         dfn = s.players[d].soldiers + bonus
         winner, loser = (a, d) if att > dfn else (d, a)  # R80: a tie goes to the defender
         ctx.emit(
@@ -61,7 +61,7 @@ def war_step(ctx: Ctx) -> bool:
         spoils = spoils_step(ctx)  # Blasphemy: the winner may take 1 of the loser's tokens first (R90, R171)
         if spoils is not None:
             return spoils
-        if war.loser == d and s.wall == d:  # A14 ruling: a defender who loses discards the WALL
+        if war.loser == d and s.items.wall == d:  # A14 ruling: a defender who loses discards the WALL
             ctx.emit(ev.ItemDiscarded(seat=d, item="WALL", reason="lost a war as the defender (A14)"))
         due = min(2, len(s.players[war.loser].unrevealed))
         ctx.emit(ev.WarResolution(loser=war.loser, reveals_due=due))
@@ -85,7 +85,7 @@ def war_step(ctx: Ctx) -> bool:
 
 
 def reveal_for_war(ctx: Ctx, cards: tuple[Card, ...]) -> None:
-    act = ctx.state.act
+    act = ctx.state.play.act
     assert act is not None and act.war is not None and act.war.loser is not None
     loser = act.war.loser
     for card in cards:

@@ -23,7 +23,7 @@ def test_r172_artificers_needs_the_classic_items():
 def test_r172_setup_gifts_in_turn_order_until_everyone_holds_3_items_of_one_piece_kinds():
     t = Table(3, variants="classic+artificers", options=PLAIN, selection="simpleton", seed="gifts")
     s = t.state
-    first = s.first_player
+    first = s.play.first_player
     assert s.stage == "artificers" and [n.seat for n in t.waiting()] == [first]
     opts = t.options(first)
     assert {o.command["to"] for o in opts} == {(first + 1) % 3, (first + 2) % 3}  # opponents only
@@ -74,7 +74,7 @@ def test_r172_x_different_kinds_win_at_once():
     assert t.state.status == "active"  # 5 kinds: no win
     t2 = rigged(hands={"0": ["Temple"]}, items={"0": kinds, "1": ["AXE"], "2": ["GLOVE"]}, wall=0)
     ended = t2.of("GameEnded")  # 6 kinds from the start: won before any turn's Conquest Phase
-    assert t2.state.winners == [0] and "6 different kinds" in ended[0].reason
+    assert t2.state.outcome.winners == [0] and "6 different kinds" in ended[0].reason
 
 
 def test_r172_x_different_kinds_win_at_once_on_another_players_turn():
@@ -83,7 +83,7 @@ def test_r172_x_different_kinds_win_at_once_on_another_players_turn():
     give = next(o for o in t.options(0) if o.command.get("give_wall") == 1)
     t.play(give.command)  # Jeff gives Sally the WALL: her sixth kind
     t.pass_all()
-    assert t.state.status == "finished" and t.state.winners == [1] and t.state.current == 0
+    assert t.state.status == "finished" and t.state.outcome.winners == [1] and t.state.play.current == 0
 # ----- the TREATY as a setup gift (R172, R107, R108) -----
 
 
@@ -95,12 +95,12 @@ def test_r172_the_treaty_one_piece_in_the_box_may_be_given_and_makes_giver_and_r
     """R172: "any item, except any items there are more than 1 of"; the box has 1 TREATY (R5). Its text
     binds "You and the player that gave you this item" (R107); the giver takes the INK QUILL (R108)."""
     t = gifts_table()
-    first = t.state.first_player
+    first = t.state.play.first_player
     to = (first + 1) % 3
     gift = next(o for o in t.options(first) if o.command["item"] == "TREATY" and o.command["to"] == to)
     new = t.play(gift.command)
     s = t.state
-    assert (s.treaty, s.quill) == (to, first) and s.partner(to) == first and s.partner(first) == to
+    assert (s.items.treaty, s.items.quill) == (to, first) and s.partner(to) == first and s.partner(first) == to
     gained = [(e.seat, e.item, e.source) for e in t.of("ItemGained", new)]
     assert gained == [(to, "TREATY", "reserve"), (first, "INK QUILL", "reserve")]
     assert "TREATY" in kinds_held(s, to) and pieces_held(s, to) == 1 and pieces_held(s, first) == 0  # the quill is a token
@@ -109,10 +109,10 @@ def test_r172_the_treaty_one_piece_in_the_box_may_be_given_and_makes_giver_and_r
     while t.state.stage == "artificers":
         t.play(t.options(t.waiting()[0].seat)[0].command)
     assert all(pieces_held(t.state, seat) == 3 for seat in range(3))
-    assert (t.state.treaty, t.state.quill) == (to, first)
+    assert (t.state.items.treaty, t.state.items.quill) == (to, first)
     # the parties play as TREATY parties: no war with each other (R107)
-    while t.state.current != first:
-        t.declare(t.state.current, "recruit")
+    while t.state.play.current != first:
+        t.declare(t.state.play.current, "recruit")
         t.pass_all()
     wars = [c for c in t.legal(first) if c["type"] == "declare" and c["action"] == "war"]
     assert wars and to not in {c["target"] for c in wars}
@@ -122,7 +122,7 @@ def test_r172_r175_a_mob_giver_may_pick_the_treaty_and_takes_the_ink_quill():
     """A mob gives by Player Selection of the receiver (R175), then Object Selection among the one-piece kinds
     left (R179): 27 of them after the WALL is given, so 4 D8 counted by their sum (R181); 27 is the TREATY."""
     t = gifts_table(mobs=[1])
-    assert t.state.first_player == 0 and t.state.gifting == [0, 1, 2]
+    assert t.state.play.first_player == 0 and t.state.classic.gifting == [0, 1, 2]
     rigged = DiceRigged(dice=[1, 8, 8, 8, 3])
     t.events.append(rigged)
     apply(t.state, rigged)
@@ -133,7 +133,7 @@ def test_r172_r175_a_mob_giver_may_pick_the_treaty_and_takes_the_ink_quill():
     assert [(e.seat, e.total) for e in rolled] == [(1, 1), (1, 27)] and "TREATY" in rolled[1].outcome
     gave = next(e for e in t.of("ArtificerGave", new) if e.seat == 1)
     assert (gave.item, gave.to) == ("TREATY", 0)  # receivers counted from the first player: 0, 2; 1 -> seat 0
-    assert (t.state.treaty, t.state.quill) == (0, 1) and t.state.partner(1) == 0
+    assert (t.state.items.treaty, t.state.items.quill) == (0, 1) and t.state.partner(1) == 0
 
 
 # ----- a forced discard of a BRIG or a SANCTION (R172: "it is instead given to the player that forced it") -----

@@ -94,7 +94,7 @@ def test_r92_a_trigger_estate_runs_once_when_revealed_and_a_plain_one_does_nothi
     plain = table({"hands": {"0": ["Harbor", "Temple"], "1": ["Archaeologist"]}, "first_player": 0, "soldiers": {"0": 1}})
     types = [e.TYPE for e in t.reveal_now(0, "Harbor")]
     assert types[:2] == ["CardRevealed", "EffectQueued"] and "EffectEnded" in types
-    assert t.state.players[0].soldiers == 3 and not t.state.effects
+    assert t.state.players[0].soldiers == 3 and not t.state.pending.effects
     assert [e.TYPE for e in plain.reveal_now(1, "Archaeologist")] == ["CardRevealed"]  # A54: plain, no effect
 
 
@@ -114,7 +114,7 @@ def test_ballista_alone_at_the_end_phase_discards_up_to_2_soldiers_in_play_chose
     }
     t = table(rig)
     t.declare(2, "recruit")
-    assert t.state.phase == "end" and t.state.effects
+    assert t.state.play.phase == "end" and t.state.pending.effects
     prompt = t.prompts(2)[0]
     assert prompt.kind == "effect_choice" and "Ballista" in prompt.text
     labels = [o.label for o in prompt.options]
@@ -122,7 +122,7 @@ def test_ballista_alone_at_the_end_phase_discards_up_to_2_soldiers_in_play_chose
     t.play({"type": "effect_choice", "seat": 2, "choice": 0})  # 1 of Jeff's
     t.play({"type": "effect_choice", "seat": 2, "choice": 3})  # 1 of Peter's
     assert t.soldiers(0) == 2 and t.soldiers(3) == 1 and t.soldiers(2) == 3
-    assert not t.state.effects and t.of("EffectEnded")
+    assert not t.state.pending.effects and t.of("EffectEnded")
 
 
 def test_e5_eliminated_tailor_unreveals_a_card_and_the_eliminated_owner_reveals_it_again():
@@ -162,7 +162,7 @@ def test_e5_eliminated_tailor_unreveals_a_card_and_the_eliminated_owner_reveals_
     assert s.players[1].eliminated and all(c.revealed for c in s.players[1].cards)
     assert all(c.revealed for p in s.players[:3] for c in p.cards)
     assert s.remaining() == [3, 4] and s.in_effect("no_war")
-    seat = s.current
+    seat = s.play.current
     assert seat in (3, 4)
     assert not [o for o in t.options(seat) if o.command.get("action") == "war"]
 
@@ -178,11 +178,11 @@ def test_r131_when_several_effects_wait_the_current_player_orders_them_not_their
     t.declare(0, "recruit")
     assert [e.source for e in t.of("EffectQueued")] == ["Harbor", "Orchard"]
     assert [n.kind for n in t.waiting()] == ["effect_order"] and t.waiting()[0].seat == 0
-    orchard = next(p.id for p in t.state.effects if p.source == "Orchard")
+    orchard = next(p.id for p in t.state.pending.effects if p.source == "Orchard")
     t.play({"type": "effect_order", "seat": 0, "first": orchard})
     # Orchard: each opponent of its (eliminated) possessor reveals 1 card of their choice, in turn order from
     # the current player: Jeff (who drew a card this turn, so he has 2), then Sally; Peter has only 1 card
-    assert t.state.effects[0].source == "Orchard"
+    assert t.state.pending.effects[0].source == "Orchard"
     assert t.waiting()[0].seat == 0 and t.waiting()[0].kind == "effect_choice"
     t.play({"type": "effect_choice", "seat": 0, "choice": t.card(0, "Temple")})
     assert t.waiting()[0].seat == 2 and t.waiting()[0].kind == "effect_choice"
@@ -261,7 +261,7 @@ def e1_table(order_first):
     trail = []
     for item in order_first:
         assert [n.kind for n in t.waiting()] == ["effect_order"] and t.waiting()[0].seat == SALLY_E1
-        first = next(p.id for p in t.state.effects if p.source == item)
+        first = next(p.id for p in t.state.pending.effects if p.source == item)
         t.play({"type": "effect_order", "seat": SALLY_E1, "first": first})
         trail.append(t.soldiers(SALLY_E1))
     return t, trail
@@ -273,7 +273,7 @@ def test_e1_begin_phase_effects_in_the_order_sally_picks():
     assert trail == [0, 2]
     assert [e.source for e in t.of("EffectEnded")] == ["BEAR", "PENGUIN EFFIGY", "HORN"]
     assert t.soldiers(SALLY_E1) == 2 and t.state.players[PETER_E1].sacrifices == 0
-    assert not t.of("SacrificesGiven") and t.state.phase != "begin"
+    assert not t.of("SacrificesGiven") and t.state.play.phase != "begin"
 
 
 def test_e1_derived_horn_first_gives_the_grand_penguin_2_sacrifices():
@@ -293,8 +293,8 @@ def test_e4_end_phase_sally_resolves_the_ballista_then_the_dagger():
     }
     t = table(rig)
     t.declare(2, "recruit")
-    assert t.state.phase == "end" and [n.kind for n in t.waiting()] == ["effect_order"]
-    ballista = next(p.id for p in t.state.effects if p.source == "Ballista")
+    assert t.state.play.phase == "end" and [n.kind for n in t.waiting()] == ["effect_order"]
+    ballista = next(p.id for p in t.state.pending.effects if p.source == "Ballista")
     t.play({"type": "effect_order", "seat": 2, "first": ballista})
     t.play({"type": "effect_choice", "seat": 2, "choice": 0})  # 1 of Jeff's soldiers
     t.play({"type": "effect_choice", "seat": 2, "choice": 3})  # 1 of Peter's
@@ -360,8 +360,8 @@ def test_e20_a_consumable_waits_for_a_turn_to_end_and_is_used_only_on_its_holder
     t = hammer_table(holder=3)  # Peter receives the HAMMER during setup, before Sally's turn T
     assert "use_item" not in t.kinds(1) and "use_item" not in t.kinds(3)  # not Peter's turn
     t.declare(1, "recruit")  # Sally's turn T ends
-    while t.state.current != 3:
-        seat = t.state.current
+    while t.state.play.current != 3:
+        seat = t.state.play.current
         assert "use_item" not in t.kinds(3)
         t.declare(seat, "recruit")
     assert "use_item" in t.kinds(3)
@@ -375,15 +375,15 @@ def test_e20_a_consumable_waits_for_a_turn_to_end_and_is_used_only_on_its_holder
     t.play({"type": "effect_choice", "seat": 3, "choice": t.state.players[1].cards[0].id})
     t.play({"type": "effect_choice", "seat": 3, "choice": t.card(3, "Library")})
     assert len(t.state.players[1].cards) == keiths - 1 and "Library" not in t.revealed(3)
-    assert not t.state.effects and t.kinds(3) == ["declare"]  # used once; the action is still to come
+    assert not t.state.pending.effects and t.kinds(3) == ["declare"]  # used once; the action is still to come
 
 
 def test_e20_derived_not_on_the_turn_received_and_not_while_an_action_is_executed():
     t = hammer_table(holder=1)  # the first player's own first turn: the HAMMER was received before any turn ended
     assert "use_item" not in t.kinds(1)
     t.declare(1, "recruit")
-    while t.state.current != 1:
-        t.declare(t.state.current, "recruit")
+    while t.state.play.current != 1:
+        t.declare(t.state.play.current, "recruit")
     assert "use_item" in t.kinds(1)
     t.declare(1, "treasury")  # a claim: the window is open, the action is being executed
     assert "use_item" not in t.kinds(1)
@@ -391,7 +391,7 @@ def test_e20_derived_not_on_the_turn_received_and_not_while_an_action_is_execute
 
 def recruit_until(t, seat):
     """Everyone recruits until it is ``seat``'s turn to declare (a year becomes the deck when it runs out)."""
-    while t.state.current != seat or t.kinds(seat)[0] != "declare":
+    while t.state.play.current != seat or t.kinds(seat)[0] != "declare":
         need = t.waiting()[0]
         if need.kind == "choose_year":
             t.play(t.options(need.seat)[0].command)
@@ -412,7 +412,7 @@ def test_r103_after_the_action_the_end_phase_offers_the_hammer_and_its_holder_us
     to_peters_turn(t)
     assert "end_phase" not in t.kinds(3)  # before the action: declare (or use it), nothing to go on from
     t.declare(3, "recruit")  # Peter keeps the HAMMER through his Action Phase
-    assert t.state.phase == "end" and asked(t) == [(3, "end_phase"), (3, "use_item")]
+    assert t.state.play.phase == "end" and asked(t) == [(3, "end_phase"), (3, "use_item")]
     by_kind = {p.kind: p for p in t.prompts(3)}
     assert [o.command for o in by_kind["use_item"].options] == [{"type": "use_item", "seat": 3, "item": "HAMMER"}]
     assert "now that your action is over" in by_kind["use_item"].text
@@ -421,7 +421,7 @@ def test_r103_after_the_action_the_end_phase_offers_the_hammer_and_its_holder_us
     assert t.prompts(3)[0].kind == "effect_choice" and "HAMMER" in t.prompts(3)[0].text
     t.play({"type": "effect_choice", "seat": 3, "choice": t.state.players[1].cards[0].id})
     t.play({"type": "effect_choice", "seat": 3, "choice": t.card(3, "Library")})
-    assert t.state.items_of(3) == [] and t.state.current == 0  # nothing more to use: the turn went on by itself
+    assert t.state.items_of(3) == [] and t.state.play.current == 0  # nothing more to use: the turn went on by itself
     types = t.types()
     end = max(i for i, e in enumerate(t.events) if e.TYPE == "PhaseBegan" and e.seat == 3 and e.phase == "end")
     used = next(i for i, e in enumerate(t.events) if e.TYPE == "EffectQueued" and e.source == "HAMMER")
@@ -435,7 +435,7 @@ def test_r103_the_holder_may_go_on_without_using_it_and_is_offered_it_again_on_t
     t.declare(3, "recruit")
     new = t.play({"type": "end_phase", "seat": 3})
     assert [(e.TYPE, getattr(e, "phase", None)) for e in new[:2]] == [("PhaseBegan", "demise"), ("PhaseBegan", "conquest")]
-    assert t.state.items_of(3) == ["HAMMER"] and t.state.current == 0 and asked(t) == [(0, "declare")]
+    assert t.state.items_of(3) == ["HAMMER"] and t.state.play.current == 0 and asked(t) == [(0, "declare")]
     with pytest.raises(DomainError):  # nothing to go on from now
         t.play({"type": "end_phase", "seat": 3})
     to_peters_turn(t)
@@ -445,9 +445,9 @@ def test_r103_the_holder_may_go_on_without_using_it_and_is_offered_it_again_on_t
 def test_r103_not_offered_in_the_end_phase_of_the_turn_it_was_received():
     t = hammer_table(holder=1)  # Keith plays first: the HAMMER he received in setup waits for a turn to end
     t.declare(1, "recruit")
-    assert t.state.current == 2 and asked(t) == [(2, "declare")]  # no wait in Keith's End Phase
-    while t.state.current != 1:
-        t.declare(t.state.current, "recruit")
+    assert t.state.play.current == 2 and asked(t) == [(2, "declare")]  # no wait in Keith's End Phase
+    while t.state.play.current != 1:
+        t.declare(t.state.play.current, "recruit")
     t.declare(1, "recruit")  # his next turn: now he may
     assert asked(t) == [(1, "end_phase"), (1, "use_item")]
 
@@ -456,7 +456,7 @@ def test_r103_not_offered_while_a_war_is_occurring_then_offered_once_it_is_over(
     t = hammer_table(holder=3, soldiers={"3": 9})  # Peter wins his war
     to_peters_turn(t)
     t.declare(3, "war", target=1)
-    while t.state.act is not None:  # the war: Keith, the loser, reveals; Peter is offered nothing meanwhile
+    while t.state.play.act is not None:  # the war: Keith, the loser, reveals; Peter is offered nothing meanwhile
         assert all(n.seat != 3 for n in t.waiting()) and "use_item" not in t.kinds(3)
         seat = t.waiting()[0].seat
         t.play(t.options(seat)[0].command)
@@ -477,7 +477,7 @@ def test_r103_in_the_end_phase_its_own_effects_and_wars_come_first():
     t.declare(0, "recruit")
     assert asked(t) == [(0, "effect_choice")]  # the End Phase: the SWORD's war comes first
     t.play({"type": "effect_choice", "seat": 0, "choice": 2})
-    while t.state.act is not None:  # the war is occurring: no consumable
+    while t.state.play.act is not None:  # the war is occurring: no consumable
         assert "use_item" not in t.kinds(0) and "end_phase" not in t.kinds(0)
         seat = t.waiting()[0].seat
         t.play(t.options(seat)[0].command)
@@ -512,7 +512,7 @@ def test_r103_after_using_one_consumable_the_holder_is_offered_the_next():
     assert t.soldiers(0) == 6 and asked(t) == [(0, "end_phase"), (0, "use_item")]  # 3, 2 recruited, 1 from the AXE
     assert [o.command["item"] for p in t.prompts(0) if p.kind == "use_item" for o in p.options] == ["HAMMER"]
     t.play({"type": "end_phase", "seat": 0})
-    assert t.state.items_of(0) == ["HAMMER"] and t.state.current == 1
+    assert t.state.items_of(0) == ["HAMMER"] and t.state.play.current == 1
 
 
 def test_r103_a_player_with_no_usable_consumable_is_not_waited_for_in_the_end_phase():
@@ -522,13 +522,13 @@ def test_r103_a_player_with_no_usable_consumable_is_not_waited_for_in_the_end_ph
     t.play({"type": "effect_choice", "seat": 3, "choice": t.state.players[1].cards[0].id})
     t.play({"type": "effect_choice", "seat": 3, "choice": t.card(3, "Library")})
     t.declare(3, "recruit")
-    assert t.state.current == 0 and asked(t) == [(0, "declare")]
+    assert t.state.play.current == 0 and asked(t) == [(0, "declare")]
     crown = classic_table(
         4, {"deck": ["Barracks", "Mason"], "hands": {"0": ["Temple"]}, "first_player": 1, "items": {"0": ["CROWN"]}}
     )
     recruit_until(crown, 0)
     crown.declare(0, "recruit")  # the CROWN's text is not played: it cannot be used, so nobody waits for it
-    assert crown.state.current == 1 and asked(crown)[0][0] == 1 and crown.state.items_of(0) == ["CROWN"]
+    assert crown.state.play.current == 1 and asked(crown)[0][0] == 1 and crown.state.items_of(0) == ["CROWN"]
 
 
 # ----- reactive items (R104) -----
@@ -543,7 +543,7 @@ def test_r104_the_bird_thwarts_any_action_even_a_recruit_and_is_discarded():
     }
     t = Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", names=NAMES[:4])
     t.declare(0, "recruit")
-    w = t.state.window
+    w = t.state.calls.window
     assert w is not None and w.asked == [2] and w.claim == ""
     answers = {o.command["answer"] for o in t.options(2)}
     assert answers == {"pass", "use"}  # no call: Recruit is not a claim (R61)
@@ -630,7 +630,7 @@ def test_e15_a_trigger_and_a_leaders_ability_happen_at_once_and_the_current_play
     t.reveal_now(jeff, "Blacksmith")
     assert sorted(e.source for e in t.of("EffectQueued")) == ["Archdruid Catriona's STUB", "Blacksmith"]
     assert [(n.seat, n.kind) for n in t.waiting()] == [(sally, "effect_order")]
-    first = next(p.id for p in t.state.effects if p.source == "Archdruid Catriona's STUB")
+    first = next(p.id for p in t.state.pending.effects if p.source == "Archdruid Catriona's STUB")
     t.play({"type": "effect_order", "seat": sally, "first": first})
     assert [e.source for e in t.of("EffectEnded")] == ["Archdruid Catriona's STUB", "Blacksmith"]
     assert t.soldiers(peter) == 4 and t.soldiers(jeff) == 4
@@ -681,7 +681,7 @@ def test_an_effects_war_does_not_end_the_action_phase_and_a_chapel_forbids_it():
     assert [n.kind for n in t.waiting()] == ["effect_choice"]  # the End Phase: whom to go to war with
     t.play({"type": "effect_choice", "seat": 0, "choice": 2})
     assert t.of("WarDesignated")[0].defender == 2 and t.of("WarEnded")
-    assert t.state.current == 1  # the turn went on after the war
+    assert t.state.play.current == 1  # the turn went on after the war
     rig["hands"]["2"] = [{"name": "Chapel", "revealed": True}]
     c = Table(3, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", catalog=sword_catalog(True))
     c.declare(0, "recruit")
@@ -711,7 +711,7 @@ def test_e21_the_caltrops_are_used_in_another_players_draw_phase_without_waiting
     t = caltrops_table()
     assert "draw_reaction" not in t.kinds(0)  # Fred's own Draw Phase: not for him
     t.declare(0, "recruit")
-    assert t.state.current == 1 and [(n.seat, n.kind) for n in t.waiting()] == [(0, "draw_reaction")]
+    assert t.state.play.current == 1 and [(n.seat, n.kind) for n in t.waiting()] == [(0, "draw_reaction")]
     deck = len(t.state.deck)
     t.play({"type": "draw_react", "seat": 0, "answer": "use", "item": "CALTROPS"})
     stopped = t.of("DrawStopped")[0]
@@ -782,7 +782,7 @@ def test_r9c_a_leaders_alternate_win_condition_is_checked_in_its_players_conques
     }
     t = classic_table(3, {**rig, "soldiers": {"0": 11, "1": 20}}, catalog, selection="freeform")
     t.declare(0, "recruit")
-    assert t.state.winners == [0] and "Wizard Gregmel's win condition" in t.of("GameEnded")[0].reason
+    assert t.state.outcome.winners == [0] and "Wizard Gregmel's win condition" in t.of("GameEnded")[0].reason
     other = classic_table(3, {**rig, "soldiers": {"0": 5, "1": 20}}, catalog, selection="freeform")
     other.declare(0, "recruit")
     assert other.state.status == "active"  # 7 soldiers; and seat 1's 20 count only in seat 1's own Conquest

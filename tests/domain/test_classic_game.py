@@ -26,14 +26,14 @@ def test_r13_r16_years_hold_2_estate_cards_each_and_13_stay_in_the_estate_deck()
     t = classic()
     s = t.state
     assert s.card_count() == 53  # 30 buildings + 23 estate cards
-    assert len(s.estate_deck) == 13 and all(c.name not in BUILDINGS for c in s.estate_deck)
+    assert len(s.classic.estate_deck) == 13 and all(c.name not in BUILDINGS for c in s.classic.estate_deck)
     in_play = s.deck + [c for p in s.players for c in p.cards]  # the first player has drawn already
     assert len(in_play) == 16 and [len(cards) for _, cards in s.years] == [8, 8, 8]
     for _, cards in s.years:
         assert sum(c.name not in BUILDINGS for c in cards) == 2
     estates = {c.name for c in in_play if c.name not in BUILDINGS}
     assert len(estates) == 4
-    names = {c.name for c in s.estate_deck} | estates | {c.name for _, cards in s.years for c in cards}
+    names = {c.name for c in s.classic.estate_deck} | estates | {c.name for _, cards in s.years for c in cards}
     assert len(names) == 23 + 6
 
 
@@ -73,7 +73,7 @@ def test_r19_a44_limited_selection_needs_enough_mats_for_everyone():
 
 def test_a54_estate_cards_are_marked_plain_in_every_view():
     t = classic()
-    seat = t.state.current
+    seat = t.state.play.current
     assert seat is not None
     # play until the current player holds an estate card it can see
     for _ in range(400):
@@ -109,10 +109,10 @@ def test_r35_a29_with_no_year_left_the_top_8_estate_cards_become_the_deck():
     config = make_config(seats=5, variants="classic+long", options=PLAIN, selection="freeform", reaction_seconds=0)
     before = fold(config, game.events[:at])
     after = fold(config, game.events[: at + 1])
-    assert before.deck == [] and before.years == [] and len(before.estate_deck) >= 1
-    size = min(8, len(before.estate_deck))
+    assert before.deck == [] and before.years == [] and len(before.classic.estate_deck) >= 1
+    size = min(8, len(before.classic.estate_deck))
     assert game.events[at].size == size
-    assert after.deck == before.estate_deck[:size] and after.estate_deck == before.estate_deck[size:]
+    assert after.deck == before.classic.estate_deck[:size] and after.classic.estate_deck == before.classic.estate_deck[size:]
 
 
 def test_r42_an_estate_card_never_proves_a_building_claim():
@@ -164,7 +164,7 @@ def test_r19_limited_selection_mats_are_private_until_every_player_keeps_one():
 def test_r20_a45_drafting_passes_the_rest_to_a_player_without_a_leader():
     t = classic(4, "drafting", seed="draft")
     s = t.state
-    first = s.first_player
+    first = s.play.first_player
     assert first is not None and len(s.players[first].mats) == 6  # players + 2
     assert [n.seat for n in t.waiting()] == [first]
     opts = t.options(first)
@@ -190,7 +190,7 @@ def test_r20_a45_drafting_passes_the_rest_to_a_player_without_a_leader():
 
 def test_r21_freeform_picks_in_turn_order_and_a_mat_is_picked_once():
     t = classic(3, "freeform", seed="free")
-    first = t.state.first_player
+    first = t.state.play.first_player
     assert first is not None and [n.seat for n in t.waiting()] == [first]
     mat = "Lady Irina"
     t.play({"type": "choose_leader", "seat": first, "mat": mat})
@@ -205,15 +205,15 @@ def test_r50_r51_a54_a_plain_leaders_laboratory_has_no_effect_but_is_still_a_cla
     t = classic(3, "freeform", seed="plainlab")
     while t.state.stage == "leaders":
         t.play(next(o for o in t.options(t.waiting()[0].seat) if "plain" in o.label).command)
-    seat = t.state.current
+    seat = t.state.play.current
     assert seat is not None
     labs = [o for o in t.options(seat) if o.command.get("action") == "laboratory"]
     assert len(labs) == 1 and "no effect" in labs[0].label
     cards = len(t.state.players[seat].cards)
     t.play(labs[0].command)
-    assert t.state.window is not None and t.state.window.claim == "Laboratory"
+    assert t.state.calls.window is not None and t.state.calls.window.claim == "Laboratory"
     assert all(a.get("means") is None for a in [])  # nobody is affected: the window only offers calls
-    for asked in t.state.window.asked:
+    for asked in t.state.calls.window.asked:
         assert {o.command["answer"] for o in t.options(asked)} <= {"pass", "call"}
     t.pass_all()
     done = t.of("ActionCompleted")[-1]

@@ -190,7 +190,7 @@ def test_accepts_agrees_with_a_reactive_item_and_the_wall_in_play() -> None:
         if not options:
             continue
         t.play(options[0].first())
-        assert t.state.window is not None
+        assert t.state.calls.window is not None
         assert walk(t.state, 7, moves=12) > 0
     assert {"react", "declare"} <= {kind.kind for kind in FAST}
 

@@ -35,10 +35,10 @@ def test_r50_his_laboratory_is_declared_with_every_choice_and_changes_the_bomb_a
     assert all(o.label.startswith("Laboratory: Add an unused soldier to the BOMB; ") for o in labs)
     give = next(o for o in labs if o.command["choices"] == ["add", JEFF, "DAGGER"])
     t.play(give.command)
-    assert t.state.window is not None and t.state.window.claim == "Laboratory"
-    assert JEFF in t.state.window.asked
+    assert t.state.calls.window is not None and t.state.calls.window.claim == "Laboratory"
+    assert JEFF in t.state.calls.window.asked
     t.pass_all()
-    assert t.state.item_soldiers["BOMB"] == 1 and t.state.items_of(JEFF) == ["DAGGER"]
+    assert t.state.items.item_soldiers["BOMB"] == 1 and t.state.items_of(JEFF) == ["DAGGER"]
     assert t.view(SPECTATOR)["players"][JEFF]["items"] == ["DAGGER"]
     assert t.of("ActionCompleted")[-1].action == "laboratory"
 
@@ -48,10 +48,10 @@ def test_r66_a_guard_keeps_the_receiver_out_of_his_laboratory():
     give = next(o for o in t.options(FOX) if o.command.get("choices", [None])[1:] == [JEFF, "BOMB"])
     t.play(give.command)
     t.react(JEFF, "guard", "card")
-    for seat in list(t.state.window.waiting_for):
+    for seat in list(t.state.calls.window.waiting_for):
         t.react(seat, "pass")
     t.pass_all()  # the window on Jeff's guard
-    assert t.state.items_of(JEFF) == [] and t.state.item_soldiers["BOMB"] == 1  # the BOMB soldier still changed
+    assert t.state.items_of(JEFF) == [] and t.state.items.item_soldiers["BOMB"] == 1  # the BOMB soldier still changed
 
 
 def test_r51_his_library_gives_the_caltrops_or_the_bird_or_discards_an_item_in_play():
@@ -79,7 +79,7 @@ def test_r130_vigilante_when_an_opponents_item_is_discarded_he_may_take_3_soldie
     bomb = t.prompts(FOX)[0]  # "Afterwards, you may add or remove an unused soldier from the BOMB"
     assert [o.command["choice"] for o in bomb.options] == ["add", "leave"]
     t.play({"type": "effect_choice", "seat": FOX, "choice": "leave"})
-    assert not t.state.effects and t.state.item_soldiers.get("BOMB", 0) == 0
+    assert not t.state.pending.effects and t.state.items.item_soldiers.get("BOMB", 0) == 0
 
 
 def test_vigilante_ignores_his_own_items_and_a_token():
@@ -146,8 +146,8 @@ def test_e3_peters_library_takes_the_bird_from_sally_and_gives_it_to_jeff_after_
     t = Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="freeform", names=names)
     give = next(o for o in t.options(3) if o.command.get("action") == "library" and o.label.endswith("Give Jeff the BIRD"))
     t.play(give.command)
-    assert t.state.window is not None and t.state.window.claim == "Library"
-    assert 0 in t.state.window.asked and 1 in t.state.window.asked  # the players the plan changes may guard
+    assert t.state.calls.window is not None and t.state.calls.window.claim == "Library"
+    assert 0 in t.state.calls.window.asked and 1 in t.state.calls.window.asked  # the players the plan changes may guard
     t.pass_all()
     taken = t.of("ItemGained")[-1]
     assert (taken.item, taken.seat, taken.source) == ("BIRD", 1, 0)

@@ -55,9 +55,9 @@ MAX_TURNS = 400
 
 def check_conservation(s: GameState) -> None:
     """30 buildings (5 of each), plus in Classic the 23 estate cards once each: 53 cards, ids unique."""
-    estates = [e["name"] for e in s.components["estates"]] if s.components else []
+    estates = [e["name"] for e in s.classic.components["estates"]] if s.classic.components else []
     counts = {name: 0 for name in [*BUILDINGS, *estates]}
-    cards = [c for p in s.players for c in p.cards] + s.deck + [c for _, y in s.years for c in y] + s.estate_deck
+    cards = [c for p in s.players for c in p.cards] + s.deck + [c for _, y in s.years for c in y] + s.classic.estate_deck
     cards += s.rubble  # Rubble Rouser (R158)
     cards += [s.variant.blasphemy] if s.variant.blasphemy is not None else []  # R171: beside the deck
     for c in cards:
@@ -71,24 +71,24 @@ def check_counts(s: GameState) -> None:
     placed = sum(len(p.sanctions) for p in s.players)
     held = sum(p.brigs for p in s.players)
     assert all(p.soldiers >= 0 and p.brigs >= 0 for p in s.players)
-    assert s.sanction_supply >= 0 and s.brig_supply >= 0
-    assert placed + s.sanction_supply == CATALOG.item_count["SANCTION"]
-    assert held + s.brig_supply == CATALOG.item_count["BRIG"]
+    assert s.items.sanction_supply >= 0 and s.items.brig_supply >= 0
+    assert placed + s.items.sanction_supply == CATALOG.item_count["SANCTION"]
+    assert held + s.items.brig_supply == CATALOG.item_count["BRIG"]
     for p in s.players:
         assert len(set(p.sanctions)) == len(p.sanctions)
-    for item in (s.components or {}).get("items", []):  # Classic items: never more than the box holds (R5)
-        assert s.supply(item["name"]) >= 0 and all(n > 0 for n in s.held.get(item["name"], {}).values())
-    for holder in (s.wall, s.treaty, s.quill):
+    for item in (s.classic.components or {}).get("items", []):  # Classic items: never more than the box holds (R5)
+        assert s.supply(item["name"]) >= 0 and all(n > 0 for n in s.items.held.get(item["name"], {}).values())
+    for holder in (s.items.wall, s.items.treaty, s.items.quill):
         assert holder is None or 0 <= holder < s.seats
 
 
 def check_turn(s: GameState) -> None:
     if s.status == "active":
         if s.stage == "turn":  # during setup reveals no turn has begun yet
-            assert s.current is not None and 0 <= s.current < s.seats
+            assert s.play.current is not None and 0 <= s.play.current < s.seats
         assert waiting(s), f"nobody has a decision at seq {s.seq}"
     if s.status == "finished":
-        assert s.result in ("win", "draw")
+        assert s.outcome.result in ("win", "draw")
 
 
 def check_views(s: GameState) -> None:
@@ -186,7 +186,7 @@ def play_checked(
             after_event(state, e)
     rng = random.Random(seed)
     steps = 0
-    while state.status == "active" and state.turn <= MAX_TURNS:
+    while state.status == "active" and state.play.turn <= MAX_TURNS:
         new = decide(state, choose(state, rng))
         for e in new:
             before = state
@@ -208,7 +208,7 @@ def play_checked(
 @given(seats=st.integers(3, 10), variants=st.sampled_from(VARIANTS), seed=st.integers(0, 10**9))
 def test_random_legal_games_keep_every_invariant(seats, variants, seed):
     state = play_checked(seats, variants, seed, check_views_every=3)
-    assert state.status == "finished" or state.turn > MAX_TURNS
+    assert state.status == "finished" or state.play.turn > MAX_TURNS
     check_views(state)
 
 
@@ -251,4 +251,4 @@ def test_games_end_within_the_turn_bound_for_every_variant():
         for seats in (3, 5, 8):
             for seed in range(3):
                 state = play_checked(seats, variants, seed, check_views_every=25)
-                assert state.status == "finished", (variants, seats, seed, state.turn)
+                assert state.status == "finished", (variants, seats, seed, state.play.turn)

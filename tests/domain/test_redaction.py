@@ -100,7 +100,7 @@ def test_every_event_type_occurs_in_simulated_games():
 def test_a_spectator_sees_no_hand_and_the_drawer_sees_their_card():
     t = Table(4, seed="spectate")
     s = t.state
-    seat = s.current
+    seat = s.play.current
     drawn = t.of("CardDrawn")[-1].to_dict()
     assert "name" in t.view(seat)["players"][seat]["cards"][0]
     assert "name" not in t.view(SPECTATOR)["players"][seat]["cards"][0]

@@ -56,7 +56,7 @@ def test_r93_e4_a_revealed_ballista_discards_up_to_2_soldiers_in_play_at_the_end
     discard a soldier." """
     t = table({"0": [{"name": "Ballista", "revealed": True}, "Temple"]}, soldiers={"1": 3, "3": 3})
     t.declare(0, "recruit")
-    assert t.state.phase == "end" and [n.kind for n in t.waiting()] == ["effect_choice"]
+    assert t.state.play.phase == "end" and [n.kind for n in t.waiting()] == ["effect_choice"]
     for _ in range(2):
         pick = next(o for o in t.options(0) if "Sally" in o.label or "Peter" in o.label)
         t.play(pick.command)

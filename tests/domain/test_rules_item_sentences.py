@@ -141,7 +141,7 @@ def test_bones_a_player_with_3_is_eliminated():
 def test_bones_the_current_player_with_3_is_eliminated_and_their_turn_ends():
     t = table({"0": ["BONE", "BONE", "BONE"]})
     assert t.state.players[0].eliminated and t.of("TurnEnded")[0].seat == 0
-    assert t.state.current == 1 and "declare" in t.kinds(1)
+    assert t.state.play.current == 1 and "declare" in t.kinds(1)
 
 
 # ----- the SWORD (p.23): "This item forces a player to go to war at the end of each of their turns." -----
@@ -151,7 +151,7 @@ def test_sword_its_holder_goes_to_war_at_the_end_of_their_turn_with_the_opponent
     t = table({"0": ["SWORD"]}, soldiers={"0": 6})
     t.declare(0, "treasury")
     t.pass_all()
-    assert [n.kind for n in t.waiting()] == ["effect_choice"] and t.state.phase == "end"
+    assert [n.kind for n in t.waiting()] == ["effect_choice"] and t.state.play.phase == "end"
     choices = [o.command["choice"] for o in t.options(0)]
     assert choices == [1, 2, 3]
     t.play(t.options(0)[1].command)  # Fred
@@ -171,7 +171,7 @@ def test_sword_with_no_one_to_attack_there_is_no_war():
     t = table({"0": ["SWORD"], "3": ["TARGET", "TORCH"]}, soldiers={"0": 6})
     t.declare(0, "treasury")
     t.pass_all()
-    assert not t.of("EffectWarBegan") and t.state.current == 1
+    assert not t.of("EffectWarBegan") and t.state.play.current == 1
 
 
 def test_e24_a_mob_with_the_sword_selects_the_player_with_the_d8():
@@ -215,7 +215,7 @@ def axe_table(**rig: object) -> Table:
 def to_jeffs_action(t: Table) -> None:
     t.declare(3, "treasury")
     t.pass_all()
-    assert t.state.current == 0 and "use_item" in t.kinds(0)
+    assert t.state.play.current == 0 and "use_item" in t.kinds(0)
 
 
 def test_axe_reveals_any_unrevealed_card_of_the_users_choice_and_is_discarded():

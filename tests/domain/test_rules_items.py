@@ -54,13 +54,13 @@ def sanctions(t: Table, seat: int) -> list[str]:
 def test_r47_a18_mason_discards_the_wall_and_a_sanction():
     """Mason: "discard up to 2 ITEMS in play": the WALL (seat 1) and the SANCTION on seat 2's War go to the reserve."""
     t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Mason"]}, "wall": 1, "sanctions": {"2": ["war"]}})
-    assert t.state.sanction_supply == 9
+    assert t.state.items.sanction_supply == 9
     t.declare(0, "mason", discard=["WALL", "SANCTION@2:war"])
     new = t.pass_all()
     assert item_events(t, new) == [("SanctionRemoved", 2, "war"), ("ItemDiscarded", 1, "WALL")]
-    assert t.state.wall is None
+    assert t.state.items.wall is None
     assert sanctions(t, 2) == []
-    assert t.state.sanction_supply == 10
+    assert t.state.items.sanction_supply == 10
     assert t.of("ActionCompleted")[-1].action == "mason"
 
 
@@ -77,7 +77,7 @@ def test_r47_a18_mason_may_discard_nothing():
     t.declare(0, "mason", discard=[])
     new = t.pass_all()
     assert item_events(t, new) == []
-    assert t.state.wall == 1
+    assert t.state.items.wall == 1
     assert sanctions(t, 2) == ["war"]
     assert [e.outcome for e in t.of("ActionCompleted", new)] == ["done"]
 
@@ -89,7 +89,7 @@ def test_r47_r106_mason_gives_the_wall_taken_from_its_holder():
     new = t.pass_all()
     gained = t.of("ItemGained", new)
     assert [(e.seat, e.item, e.source) for e in gained] == [(3, "WALL", 1)]
-    assert t.state.wall == 3
+    assert t.state.items.wall == 3
 
 
 def test_r47_mason_may_give_the_wall_to_the_declarer():
@@ -99,19 +99,19 @@ def test_r47_mason_may_give_the_wall_to_the_declarer():
     assert targets == [0, 1, 3]
     t.declare(0, "mason", give_wall=0)
     t.pass_all()
-    assert t.state.wall == 0
+    assert t.state.items.wall == 0
 
 
 def test_r47_a18_mason_gives_the_wall_from_the_reserve():
     """A18: "give the WALL to any player": with the WALL in the reserve, the receiver gains it from the reserve (R106)."""
     t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Mason"]}})
-    assert t.state.wall is None
+    assert t.state.items.wall is None
     targets = sorted(c["give_wall"] for c in declarations(t, 0, "mason") if "give_wall" in c)
     assert targets == [0, 1, 2, 3]
     t.declare(0, "mason", give_wall=2)
     new = t.pass_all()
     assert [(e.seat, e.item, e.source) for e in t.of("ItemGained", new)] == [(2, "WALL", "reserve")]
-    assert t.state.wall == 2
+    assert t.state.items.wall == 2
 
 
 def test_r106_mason_cannot_give_the_wall_to_its_holder():
@@ -121,7 +121,7 @@ def test_r106_mason_cannot_give_the_wall_to_its_holder():
         t.declare(0, "mason", give_wall=1)
     assert err.value.rule == "R106"
     assert offered(err.value, {"type": "declare", "seat": 0, "action": "mason", "give_wall": 2})
-    assert t.state.act is None and t.state.wall == 1
+    assert t.state.play.act is None and t.state.items.wall == 1
 
 
 def test_a18_mason_discards_two_brigs_of_one_player():
@@ -130,14 +130,14 @@ def test_a18_mason_discards_two_brigs_of_one_player():
     t.declare(0, "mason", discard=["BRIG@1", "BRIG@1"])
     t.pass_all()
     assert t.state.players[1].brigs == 0
-    assert t.state.brig_supply == 4
+    assert t.state.items.brig_supply == 4
 
 
 def test_r71_mason_pierces_nobody_is_offered_a_guard_but_anyone_may_call():
     """R71: Mason cannot be guarded, even by the WALL holder whose WALL it discards; it is a claim, so it can be called."""
     t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Mason"], "1": ["Mason"]}, "wall": 1})
     t.declare(0, "mason", discard=["WALL"])
-    w = t.state.window
+    w = t.state.calls.window
     assert w is not None and w.claim == "Mason" and w.asked == [1, 2, 3]
     for seat in (1, 2, 3):
         assert groups(t, seat) == ["pass", "call"]
@@ -157,7 +157,7 @@ def test_r71_r59_a_called_mason_bluff_is_thwarted_and_the_wall_stays():
     assert [(e.seat, e.name) for e in t.of("BluffExposed", new)] == [(0, "Temple")]
     assert [e.action for e in t.of("ActionThwarted", new)] == ["mason"]
     assert t.of("ItemDiscarded", new) == []
-    assert t.state.wall == 1
+    assert t.state.items.wall == 1
     assert t.revealed(0) == ["Temple"]
 
 
@@ -188,7 +188,7 @@ def test_r109_a17_a_sanctioned_action_discards_a_card_instead_and_opens_no_windo
     assert t.state.players[0].cards == []
     assert t.soldiers(0) == 3
     assert sanctions(t, 0) == []
-    assert t.state.sanction_supply == 10
+    assert t.state.items.sanction_supply == 10
 
 
 def test_r110_the_sanctioned_player_chooses_which_unrevealed_card_to_discard():
@@ -219,7 +219,7 @@ def test_r109_a_sanctioned_action_refuses_its_normal_plan():
         t.declare(0, "war", target=1)
     assert err.value.rule == "R109"
     assert offered(err.value, {"type": "declare", "seat": 0, "action": "war"})
-    assert t.state.act is None
+    assert t.state.play.act is None
 
 
 def _all_cards_out(seat0: list[Any]) -> dict[str, Any]:
@@ -243,7 +243,7 @@ def test_r110_ruling_with_no_unrevealed_card_the_sanction_stays():
     assert item_events(t, new) == []
     assert [e.outcome for e in t.of("ActionCompleted", new)] == ["no unrevealed card: the SANCTION stays"]
     assert sanctions(t, 0) == ["recruit"]
-    assert t.state.sanction_supply == 9
+    assert t.state.items.sanction_supply == 9
     assert t.soldiers(0) == 3
 
 
@@ -255,7 +255,7 @@ def test_r53_library_puts_two_sanctions_on_one_player():
     assert item_events(t, new) == [("SanctionPlaced", 1, "war"), ("SanctionPlaced", 1, "treasury")]
     assert [e.source for e in t.of("SanctionPlaced", new)] == ["reserve", "reserve"]
     assert sanctions(t, 1) == ["treasury", "war"]
-    assert t.state.sanction_supply == 8
+    assert t.state.items.sanction_supply == 8
 
 
 def test_r53_library_puts_two_sanctions_on_two_players():
@@ -266,7 +266,7 @@ def test_r53_library_puts_two_sanctions_on_two_players():
     assert sanctions(t, 2) == ["mason"]
     assert sanctions(t, 3) == ["recruit"]
     assert sanctions(t, 1) == [] and sanctions(t, 0) == []
-    assert t.state.sanction_supply == 8
+    assert t.state.items.sanction_supply == 8
 
 
 def test_a19_an_already_sanctioned_action_is_not_offered_and_is_refused():
@@ -280,7 +280,7 @@ def test_a19_an_already_sanctioned_action_is_not_offered_and_is_refused():
     with pytest.raises(IllegalCommand) as err:
         t.declare(0, "library", sanctions=[{"seat": 1, "action": "war"}, {"seat": 2, "action": "war"}])
     assert err.value.rule == "A19"
-    assert t.state.act is None
+    assert t.state.play.act is None
 
 
 def test_a19_temple_adds_no_second_sanction():
@@ -296,7 +296,7 @@ def test_a19_temple_adds_no_second_sanction():
     assert item_events(t, new) == [("SanctionNotPlaced", 2, "barracks")]
     assert "A19" in t.of("SanctionNotPlaced", new)[0].reason
     assert sanctions(t, 2) == ["barracks"]
-    assert t.state.sanction_supply == 9
+    assert t.state.items.sanction_supply == 9
 
 
 TEN_SANCTIONS = {
@@ -309,7 +309,7 @@ def test_r105_a24_sanction_overflow_the_declarer_takes_one_from_another_player()
     """R105, A24, A40: all 10 SANCTIONS are on mats; Library's SANCTIONS for seat 1 are each taken from another
     player's mat, the declarer choosing which ("take_sanction")."""
     t = Table(4, rig={"deck": ["Library"], "sanctions": TEN_SANCTIONS})
-    assert t.state.sanction_supply == 0
+    assert t.state.items.sanction_supply == 0
     t.declare(0, "library", sanctions=[{"seat": 1, "action": "war"}, {"seat": 1, "action": "temple"}])
     new = t.pass_all()
     assert t.of("SanctionPlaced", new) == []
@@ -325,7 +325,7 @@ def test_r105_a24_sanction_overflow_the_declarer_takes_one_from_another_player()
     assert sanctions(t, 1) == ["temple", "war"]
     assert sanctions(t, 2) == ["barracks", "mason", "recruit", "temple", "war"]
     assert sanctions(t, 3) == ["mason", "temple", "war"]
-    assert t.state.sanction_supply == 0
+    assert t.state.items.sanction_supply == 0
     assert t.of("ActionCompleted")[-1].outcome == "sanctions placed"
 
 
@@ -336,7 +336,7 @@ def test_r105_sanction_overflow_starts_when_the_reserve_runs_out():
     t.declare(0, "library", sanctions=[{"seat": 1, "action": "war"}, {"seat": 1, "action": "temple"}])
     new = t.pass_all()
     assert [(e.seat, e.action, e.source) for e in t.of("SanctionPlaced", new)] == [(1, "war", "reserve")]
-    assert t.state.sanction_supply == 0
+    assert t.state.items.sanction_supply == 0
     assert t.kinds(0) == ["take_sanction"]
     with pytest.raises(IllegalCommand) as err:
         t.play({"type": "take", "seat": 0, "item": "SANCTION", "from": {"seat": 1, "action": "war"}})
@@ -363,7 +363,7 @@ def test_r53_r108_library_gives_the_treaty_and_the_giver_takes_the_ink_quill():
     new = t.pass_all()
     gained = [(e.seat, e.item, e.source) for e in t.of("ItemGained", new)]
     assert gained == [(2, "TREATY", "reserve"), (0, "INK QUILL", "reserve")]
-    assert (t.state.treaty, t.state.quill) == (2, 0)
+    assert (t.state.items.treaty, t.state.items.quill) == (2, 0)
     assert t.state.partner(0) == 2 and t.state.partner(2) == 0
     assert t.state.partner(1) is None
 
@@ -373,16 +373,16 @@ def test_r107_treaty_parties_cannot_call_each_others_bluffs():
     on seat 1's own claim, seat 0 cannot call."""
     t = Table(4, rig={"deck": ["Treasury", "Treasury"], "treaty": {"holder": 1, "giver": 0}})
     t.declare(0, "treasury")
-    assert t.state.window is not None and t.state.window.asked == [2, 3]
+    assert t.state.calls.window is not None and t.state.calls.window.asked == [2, 3]
     assert t.kinds(1) == ["treaty_gift"]
     assert groups(t, 2) == ["pass", "call"]
     t.pass_all()
-    assert t.state.current == 1 and t.soldiers(0) == 8
+    assert t.state.play.current == 1 and t.soldiers(0) == 8
     t.declare(1, "treasury")
-    assert t.state.window.asked == [2, 3]
+    assert t.state.calls.window.asked == [2, 3]
     assert "react" not in t.kinds(0)
     with pytest.raises(NotYourTurn):
-        t.play({"type": "react", "seat": 0, "window": t.state.window.id, "answer": "call"})
+        t.play({"type": "react", "seat": 0, "window": t.state.calls.window.id, "answer": "call"})
 
 
 def test_r107_treaty_parties_cannot_go_to_war_with_each_other():
@@ -409,7 +409,7 @@ def test_r107_treaty_parties_may_give_each_other_soldiers_at_any_time():
     new = t.play({"type": "give_soldiers", "seat": 2, "to": 3, "amount": 3})
     assert [(e.seat, e.delta) for e in t.of("SoldiersChanged", new)] == [(2, -3), (3, 3)]
     assert (t.soldiers(2), t.soldiers(3)) == (1, 4)
-    assert t.state.current == 0 and t.kinds(0) == ["declare"]  # nothing else moved on
+    assert t.state.play.current == 0 and t.kinds(0) == ["declare"]  # nothing else moved on
 
 
 def test_r107_a_third_player_cannot_give_soldiers_to_a_treaty_party():
@@ -451,10 +451,10 @@ def test_r107_barracks_does_not_affect_the_treaty_partner():
         },
     )
     t.declare(0, "barracks")
-    assert t.state.window.asked == [2, 3]
+    assert t.state.calls.window.asked == [2, 3]
     t.pass_all()
     assert [e.seat for e in t.of("CardDiscarded")] == [2, 3]
-    assert t.state.current == 1
+    assert t.state.play.current == 1
     assert "Temple" in t.unrevealed(1) and len(t.state.players[1].cards) == 2  # kept its Temple, then drew for its turn
 
 
@@ -467,7 +467,7 @@ def test_r108_the_treaty_ends_when_a_party_is_eliminated():
     t.declare(0, "recruit")
     assert [e.seat for e in t.of("PlayerEliminated")] == [2]
     assert [(e.seat, e.item) for e in t.of("ItemDiscarded")] == [(2, "TREATY"), (3, "INK QUILL")]
-    assert (t.state.treaty, t.state.quill) == (None, None)
+    assert (t.state.items.treaty, t.state.items.quill) == (None, None)
     assert t.state.partner(3) is None
     assert "treaty_gift" not in t.kinds(3)
 
@@ -478,7 +478,7 @@ def test_r47_r108_mason_discarding_the_treaty_ends_it():
     t.declare(0, "mason", discard=["TREATY"])
     new = t.pass_all()
     assert [(e.seat, e.item) for e in t.of("ItemDiscarded", new)] == [(2, "TREATY"), (3, "INK QUILL")]
-    assert (t.state.treaty, t.state.quill) == (None, None)
+    assert (t.state.items.treaty, t.state.items.quill) == (None, None)
     assert t.kinds(2) == []  # no gift prompt any more
     # it is seat 1's turn; the former parties are ordinary players again
     assert t.state.partner(2) is None and t.state.partner(3) is None
@@ -509,7 +509,7 @@ def test_r58_3_incorrect_caller_with_no_unrevealed_card_gains_a_brig():
     assert [(e.caller, e.correct) for e in t.of("CallSettled", new)] == [(2, False)]
     assert t.of("CardRevealed", new)[0].full is False  # R58 (1): the proof is no full reveal
     assert t.state.players[2].brigs == 1
-    assert t.state.brig_supply == 3
+    assert t.state.items.brig_supply == 3
     assert t.soldiers(0) == 8
     assert t.unrevealed(0) == ["Temple", "Treasury"]
 
@@ -524,14 +524,14 @@ def test_r58_3_an_incorrect_caller_with_an_unrevealed_card_reveals_it_instead_of
     new = t.play({"type": "reveal", "seat": 0, "card": t.card(0, "Treasury")})
     assert t.of("ItemGained", new) == []
     assert t.revealed(2) == ["Library"]
-    assert t.state.players[2].brigs == 0 and t.state.brig_supply == 4
+    assert t.state.players[2].brigs == 0 and t.state.items.brig_supply == 4
 
 
 def test_r62_a37_a_brig_holder_cannot_call_but_may_still_guard():
     """R62, A37 ruling: seat 1 holds a BRIG. On Barracks it is offered pass and guard but no call; the others may call."""
     t = Table(4, rig={"deck": ["Barracks"], "hands": {"1": ["Temple"], "2": ["Mason"], "3": ["Library"]}, "brigs": {"1": 1}})
     t.declare(0, "barracks")
-    assert t.state.window.asked == [1, 2, 3]
+    assert t.state.calls.window.asked == [1, 2, 3]
     assert groups(t, 1) == ["pass", "guard"]
     assert groups(t, 2) == ["pass", "call", "guard"]
     with pytest.raises(IllegalCommand) as err:
@@ -543,7 +543,7 @@ def test_a37_a_brig_holder_is_not_asked_where_it_could_only_call():
     """A37 ruling, R62: on Treasury (nobody can guard) the BRIG holder has nothing to answer, so is not asked."""
     t = Table(4, rig={"deck": ["Treasury"], "brigs": {"2": 1}})
     t.declare(0, "treasury")
-    assert t.state.window.asked == [1, 3]
+    assert t.state.calls.window.asked == [1, 3]
     assert t.kinds(2) == []
 
 
@@ -556,8 +556,8 @@ def test_a37_a_brig_holder_skips_their_next_turn_and_that_brig_is_discarded():
     assert [(e.seat, e.item) for e in t.of("ItemDiscarded", new)] == [(1, "BRIG")]
     assert [e.seat for e in t.of("CardDrawn", new)] == [2]
     assert t.state.players[1].cards == []
-    assert t.state.players[1].brigs == 0 and t.state.brig_supply == 4
-    assert t.state.current == 2 and t.kinds(2) == ["declare"]
+    assert t.state.players[1].brigs == 0 and t.state.items.brig_supply == 4
+    assert t.state.play.current == 2 and t.kinds(2) == ["declare"]
     assert [e.seat for e in t.of("TurnBegan", new)] == [1, 2]
 
 
@@ -566,21 +566,21 @@ def test_a37_each_brig_skips_one_turn():
     t = Table(3, rig={"deck": ["Temple", "Mason", "Barracks", "Library"], "brigs": {"1": 2}})
     t.declare(0, "recruit")
     assert t.state.players[1].brigs == 1
-    assert t.state.current == 2
+    assert t.state.play.current == 2
     t.declare(2, "recruit")
     t.declare(0, "recruit")
     assert [e.seat for e in t.of("TurnSkipped")] == [1, 1]
     assert t.state.players[1].brigs == 0
-    assert t.state.current == 2
+    assert t.state.play.current == 2
 
 
 def test_r105_brig_overflow_the_gainer_chooses_whom_to_take_it_from():
     """R105, A40: all 4 BRIGS are held by seats 2 and 3; incorrect caller seat 1 (no cards) must take one and is
     asked "take_brig" with exactly those 2 sources. (Seat 1 then serves it at once: its turn is next, A37.)"""
     t = Table(4, rig={"deck": ["Temple", "Mason"], "hands": {"0": ["Treasury"]}, "brigs": {"2": 2, "3": 2}})
-    assert t.state.brig_supply == 0
+    assert t.state.items.brig_supply == 0
     t.declare(0, "treasury")
-    assert t.state.window.asked == [1]  # BRIG holders cannot call
+    assert t.state.calls.window.asked == [1]  # BRIG holders cannot call
     t.react(1, "call")
     t.play({"type": "reveal", "seat": 0, "card": t.card(0, "Treasury")})
     assert t.kinds(1) == ["take_brig"]
@@ -601,15 +601,15 @@ def test_r105_brig_overflow_with_one_holder_is_automatic():
     """R105: all 4 BRIGS are with seat 3, so incorrect caller seat 2 takes one from seat 3 without a prompt."""
     t = Table(4, rig={"deck": ["Temple", "Mason"], "hands": {"0": ["Treasury"]}, "brigs": {"3": 4}})
     t.declare(0, "treasury")
-    assert t.state.window.asked == [1, 2]
+    assert t.state.calls.window.asked == [1, 2]
     t.react(1, "pass")
     t.react(2, "call")
     new = t.play({"type": "reveal", "seat": 0, "card": t.card(0, "Treasury")})
     assert [(e.seat, e.item, e.source) for e in t.of("ItemGained", new)] == [(2, "BRIG", 3)]
     assert "take_brig" not in t.kinds(2)
-    assert t.state.current == 1
+    assert t.state.play.current == 1
     assert [p.brigs for p in t.state.players] == [0, 0, 1, 3]
-    assert t.state.brig_supply == 0
+    assert t.state.items.brig_supply == 0
 
 
 # ===== WALL (R69, R81, A14) =====
@@ -628,9 +628,9 @@ def test_r69_a14_the_wall_guards_barracks_and_is_not_used_up():
     assert [(e.seat, e.means) for e in t.of("GuardHeld", new)] == [(1, "wall")]
     assert len(t.of("ReactionWindowOpened")) == 1  # only the action's window
     assert [e.seat for e in t.of("CardDiscarded", new)] == [2, 3]
-    assert t.state.current == 1
+    assert t.state.play.current == 1
     assert "Temple" in t.unrevealed(1) and len(t.state.players[1].cards) == 2  # kept its Temple, then drew for its turn
-    assert t.state.wall == 1
+    assert t.state.items.wall == 1
 
 
 def test_r69_a16_the_wall_guards_only_when_its_holder_is_affected():
@@ -650,7 +650,7 @@ def test_r66_r69_a_wall_guard_protects_only_its_holder_from_library():
     new = t.pass_all()
     assert item_events(t, new) == [("SanctionPlaced", 2, "war")]
     assert sanctions(t, 1) == [] and sanctions(t, 2) == ["war"]
-    assert t.state.wall == 1
+    assert t.state.items.wall == 1
 
 
 def test_a14_war_and_unaffecting_actions_cannot_be_guarded_with_the_wall():
@@ -660,7 +660,7 @@ def test_a14_war_and_unaffecting_actions_cannot_be_guarded_with_the_wall():
     t.declare(0, "treasury")
     assert groups(t, 1) == ["pass", "call"]
     t.pass_all()
-    assert t.state.current == 1
+    assert t.state.play.current == 1
     new = t.declare(1, "war", target=0)
     assert "ReactionWindowOpened" not in t.types(new)
     assert t.of("WarBattle", new)
@@ -678,7 +678,7 @@ def test_r81_a14_the_wall_counts_5_for_the_defender_in_battle_only():
     assert (cas.attacker_loss, cas.defender_loss) == (4, 2)
     assert (t.soldiers(0), t.soldiers(1)) == (3, 1)
     assert t.revealed(0) == ["Mason", "Temple"]
-    assert t.state.wall == 1
+    assert t.state.items.wall == 1
 
 
 def test_r81_the_wall_does_not_count_for_an_attacker():
@@ -688,7 +688,7 @@ def test_r81_the_wall_does_not_count_for_an_attacker():
     battle = t.of("WarBattle", new)[0]
     assert (battle.attacker_strength, battle.defender_strength, battle.wall_bonus) == (3, 3, 0)
     assert battle.winner == 1
-    assert t.state.wall == 0  # the attacker's WALL is not at stake
+    assert t.state.items.wall == 0  # the attacker's WALL is not at stake
 
 
 def test_a14_a_defender_who_loses_a_war_discards_the_wall():
@@ -700,7 +700,7 @@ def test_a14_a_defender_who_loses_a_war_discards_the_wall():
     assert [(e.seat, e.item) for e in t.of("ItemDiscarded", new)] == [(1, "WALL")]
     types = t.types(new)
     assert types.index("ItemDiscarded") < types.index("WarResolution")
-    assert t.state.wall is None
+    assert t.state.items.wall is None
     assert t.revealed(1) == ["Library", "Mason"]
     assert (t.soldiers(0), t.soldiers(1)) == (5, 1)
 
@@ -729,7 +729,7 @@ def test_r53_r69_the_treaty_holder_may_guard_a_library_that_would_take_it_with_t
     new = t.pass_all()
     assert t.of("ActionCompleted", new)[-1].outcome == "guarded: no TREATY given (R66)"
     assert not t.of("ItemGained", new)
-    assert (t.state.treaty, t.state.quill) == (1, 3) and t.state.partner(1) == 3
+    assert (t.state.items.treaty, t.state.items.quill) == (1, 3) and t.state.partner(1) == 3
 
 
 def test_r53_r68_the_treaty_holders_guard_is_a_claim_and_a_refuted_one_lets_the_treaty_go():
@@ -740,11 +740,11 @@ def test_r53_r68_the_treaty_holders_guard_is_a_claim_and_a_refuted_one_lets_the_
     assert guard_means(t, 1) == ["card"]
     t.react(1, "guard", "card")
     t.pass_all()  # the window on the action closes; the guard opens its own (R68)
-    assert t.state.window is not None and t.state.window.claimant == 1
+    assert t.state.calls.window is not None and t.state.calls.window.claimant == 1
     t.react(0, "call")
     new = t.pass_all()
     assert [(e.seat, e.item, e.source) for e in t.of("ItemGained", new)] == [(2, "TREATY", 1), (0, "INK QUILL", 3)]
-    assert (t.state.treaty, t.state.quill) == (2, 0) and t.state.partner(1) is None and t.state.partner(3) is None
+    assert (t.state.items.treaty, t.state.items.quill) == (2, 0) and t.state.partner(1) is None and t.state.partner(3) is None
 
 
 def test_r67_r107_a_holder_passing_on_their_own_treaty_cannot_guard_it_and_the_partner_is_never_affected():
@@ -753,11 +753,11 @@ def test_r67_r107_a_holder_passing_on_their_own_treaty_cannot_guard_it_and_the_p
     is never offered against one's own partner."""
     t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Library"]}, "wall": 0, "treaty": {"holder": 0, "giver": 1}})
     t.declare(0, "library", treaty=2)
-    assert t.state.window is not None
-    assert [seat for seat in t.state.window.asked if guard_means(t, seat)] == [2]
+    assert t.state.calls.window is not None
+    assert [seat for seat in t.state.calls.window.asked if guard_means(t, seat)] == [2]
     assert "taken from" not in next(p for p in t.prompts(2) if p.kind == "react").about["does"]
     t.pass_all()
-    assert (t.state.treaty, t.state.quill) == (2, 0)
+    assert (t.state.items.treaty, t.state.items.quill) == (2, 0)
 
 
 def test_r43_r69_the_treaty_holder_may_guard_a_mobs_library_only_with_the_wall():
@@ -770,18 +770,18 @@ def test_r43_r69_the_treaty_holder_may_guard_a_mobs_library_only_with_the_wall()
     assert guard_means(t, 2) == ["wall"] and guard_means(t, 1) == []
     t.react(2, "guard", "wall")
     t.pass_all()
-    assert (t.state.treaty, t.state.quill) == (2, 3)
+    assert (t.state.items.treaty, t.state.items.quill) == (2, 3)
 
 
 def test_a37_option_brig_skips_turn_0_keeps_the_brig_and_skips_nothing():
     """Game option brig_skips_turn (A37 ruling): with 0 the BRIG only blocks calls and stays."""
     t = Table(4, rig={"deck": ["Temple", "Mason", "Library"], "brigs": {"1": 1}}, options={"brig_skips_turn": 0})
     t.declare(0, "recruit")
-    assert t.state.current == 1 and not t.of("TurnSkipped")
+    assert t.state.play.current == 1 and not t.of("TurnSkipped")
     assert t.state.players[1].brigs == 1
     t.declare(1, "recruit")
     t.declare(2, "treasury")
-    assert t.state.window.asked == [3, 0]  # seat 1 still holds its BRIG and cannot call
+    assert t.state.calls.window.asked == [3, 0]  # seat 1 still holds its BRIG and cannot call
     assert t.state.players[1].brigs == 1
 
 

@@ -79,7 +79,7 @@ def test_e23_r174_possible_random_player_skips_the_mob_and_its_treaty_partner():
 
 def test_r174_the_count_starts_with_the_current_player_and_skips_the_mob():
     t = Table(5, names=NAMES, mobs=[JEFF], rig={"deck": ["Temple"], "first_player": FRED})
-    assert t.state.current == FRED
+    assert t.state.play.current == FRED
     assert player_order(t.state, JEFF, range(5)) == [FRED, PETER, COUNCIL, SALLY]
 
 
@@ -169,7 +169,7 @@ def test_r173_r80_a50_a_mob_that_rolls_war_with_0_soldiers_uses_war_and_the_war_
     assert (thwarted.seat, thwarted.action) == (0, "war") and "no soldiers (R75)" in thwarted.reason
     assert not t.of("WarDesignated") and t.soldiers(0) == 0  # no Recruit instead
     types = t.types()
-    assert types.index("ActionThwarted") < types.index("TurnEnded") and t.state.current == 1
+    assert types.index("ActionThwarted") < types.index("TurnEnded") and t.state.play.current == 1
 
 
 def test_r173_a50_a_mob_war_with_nobody_it_may_select_is_used_and_does_nothing():
@@ -184,7 +184,7 @@ def test_r173_a50_a_mob_war_with_nobody_it_may_select_is_used_and_does_nothing()
     assert t.of("ActionDeclared")[-1].plan == {} and not t.of("WarDesignated") and not t.of("ActionThwarted")
     done = t.of("ActionCompleted")[-1]
     assert (done.seat, done.action, done.outcome) == (0, "war", "no player it may go to war with: nothing happens (A43)")
-    assert t.soldiers(0) == 3 and t.state.current == 1
+    assert t.soldiers(0) == 3 and t.state.play.current == 1
 
 
 @pytest.mark.parametrize(
@@ -211,7 +211,7 @@ def test_r173_a50_a_mob_temple_or_library_with_nothing_to_do_is_used_and_does_no
     after = t.events[t.events.index(declared) :]
     assert "ActionResolving" in t.types(after) and t.of("ActionCompleted", after)[0].outcome == outcome
     assert not set(t.types(after)) & {"CardMoved", "SanctionPlaced", "ItemGained", "ActionThwarted"}
-    assert t.state.current == 1
+    assert t.state.play.current == 1
 
 
 def test_r171_a50_a_mobs_use_of_the_blasphemy_action_that_does_nothing_still_earns_a_token():
@@ -237,7 +237,7 @@ def test_a50_a_mob_guards_with_the_wall_only_on_agreement():
     for dice, guards in (([2], True), ([3], False)):
         t = Table(3, mobs=[1], rig={"hands": {"0": ["Barracks"], "1": ["Temple"]}, "deck": ["Mason"], "wall": 1, "dice": dice})
         t.declare(0, "barracks")
-        assert t.state.window is not None and t.state.window.waiting_for == [2]  # the mob answered at once
+        assert t.state.calls.window is not None and t.state.calls.window.waiting_for == [2]  # the mob answered at once
         t.pass_all()
         assert [e.seat for e in t.of("GuardDeclared")] == ([1] if guards else [])
         assert [e.seat for e in t.of("CardDiscarded") if e.reason == "barracks"] == ([] if guards else [1])
@@ -247,7 +247,7 @@ def test_a50_a_mob_guards_with_the_wall_only_on_agreement():
 def test_a50_a_mob_never_calls_and_cannot_be_called():
     t = Table(3, mobs=[1], rig={"hands": {"0": ["Temple"]}, "deck": ["Mason"]})
     t.declare(0, "treasury")  # a bluff: the mob is not asked, so only seat 2 is
-    assert t.state.window is not None and t.state.window.asked == [2]
+    assert t.state.calls.window is not None and t.state.calls.window.asked == [2]
     assert not t.state.may_call(0, 1) and not t.state.may_call(1, 0)
 
 
@@ -255,7 +255,7 @@ def test_r43_a_mobs_action_is_no_claim_but_a_wall_may_guard_it():
     """R43, R69: building cards cannot guard a mob's action; the WALL guards any action without pierce."""
     t = Table(3, mobs=[0], rig={"hands": {"2": ["Library"]}, "deck": ["Temple"], "wall": 1, "dice": [5]})
     assert t.of("ActionDeclared")[0].action == "barracks"
-    w = t.state.window
+    w = t.state.calls.window
     assert w is not None and w.asked == [1] and w.claim == ""
     assert [o.command["answer"] for o in t.prompts(1)[0].options] == ["pass", "guard"]
     assert t.prompts(1)[0].options[1].first()["means"] == "wall"
@@ -322,7 +322,7 @@ def play(seats: int, variants: str, seed: int, mobs: list[int] | None = None) ->
     events = start(config, f"mobs-{seed}")
     state = fold(config, events)
     rng = random.Random(seed)
-    while state.status == "active" and state.turn <= 400:
+    while state.status == "active" and state.play.turn <= 400:
         needs = waiting(state)
         assert needs and not any(state.is_mob(n.seat) for n in needs)
         for mob in config.mobs:
@@ -334,7 +334,7 @@ def play(seats: int, variants: str, seed: int, mobs: list[int] | None = None) ->
                 claim = CATALOG.action(c["action"]).claim if c["type"] == "declare" else None
                 if claim is not None and c["action"] not in state.players[seat].sanctions:
                     assert state.holds(seat, claim), c
-                assert c.get("means") != "card" or state.holds(seat, state.window.claim), c
+                assert c.get("means") != "card" or state.holds(seat, state.calls.window.claim), c
         new = decide(state, rng.choice(options).pick(rng))
         for e in new:
             apply(state, e)
@@ -374,7 +374,7 @@ def test_r173_r167_random_games_with_mobs_keep_every_invariant(seats, variants, 
         mobs = data.draw(st.lists(st.integers(0, seats - 1), min_size=1, max_size=seats - 1, unique=True))
     state, events = play(seats, variants, seed, mobs)
     # every game ends or stays playable: a long Solo game of 8 seats may pass the 400 turns played here
-    assert state.status == "finished" or (state.turn > 400 and waiting(state))
+    assert state.status == "finished" or (state.play.turn > 400 and waiting(state))
     assert any(e.TYPE == "DieRolled" for e in events)
     check_rolls(state, events)
     assert view(fold(state.config, events), OMNISCIENT) == view(state, OMNISCIENT)  # a replay gives the same state
@@ -426,7 +426,7 @@ def test_r178_a_mob_holding_a_usable_consumable_in_its_end_phase_uses_it_before_
     t.declare(0, "recruit")  # the mob's whole turn runs: it rolls 1, Recruit
     end = next(i for i, e in enumerate(t.events) if e.TYPE == "PhaseBegan" and e.seat == 1 and e.phase == "end")
     state = fold(t.config, t.events[: end + 1])
-    state.held["HAMMER"] = {1: 1}  # held since before this turn: usable (R103)
+    state.items.held["HAMMER"] = {1: 1}  # held since before this turn: usable (R103)
     assert [(n.seat, n.kind) for n in waiting(state)] == [(1, "end_phase"), (1, "use_item")]
     for kind in ("end_phase", "use_item"):
         ctx = Ctx(state.clone())

@@ -109,7 +109,7 @@ def test_r158_r156_a_face_up_discard_ends_the_chance_of_an_undo():
     def barracks_timed_out(options: dict[str, int]) -> Table:
         t = Table(3, rig={"deck": ["Mason"], "hands": {"1": ["Library"]}}, reaction_seconds=10, now=T0, options=options)
         t.play({"type": "declare", "seat": 0, "action": "barracks", "at": T0})
-        window = t.state.window
+        window = t.state.calls.window
         assert window is not None
         t.play({"type": "react", "seat": 1, "window": window.id, "answer": "pass", "at": T0 + 1})
         t.play({"type": "close_window", "window": window.id, "at": T0 + 10})
@@ -130,14 +130,14 @@ def _seat2_eliminated(options: dict[str, int], hands: dict | None = None, **rig)
     deck = ["Mason", "Temple", "Treasury", "Barracks", "Laboratory", "Mason"]
     t = Table(4, rig={"deck": deck, "hands": rig_hands, **rig}, options=options)
     t.declare(0, "recruit")
-    assert t.state.players[2].eliminated and t.state.current == 1
+    assert t.state.players[2].eliminated and t.state.play.current == 1
     return t
 
 
 def test_r56_without_vengeance_an_eliminated_player_is_not_asked():
     t = _seat2_eliminated({})
     t.declare(1, "treasury")
-    assert t.state.window is not None and t.state.window.asked == [3, 0]
+    assert t.state.calls.window is not None and t.state.calls.window.asked == [3, 0]
     with pytest.raises(NotYourTurn) as err:
         t.react(2, "call")
     assert err.value.rule == "R123"
@@ -146,7 +146,7 @@ def test_r56_without_vengeance_an_eliminated_player_is_not_asked():
 def test_r159_an_eliminated_player_is_asked_and_may_call():
     t = _seat2_eliminated(VENGEANCE)
     t.declare(1, "treasury")
-    assert t.state.window is not None and t.state.window.asked == [2, 3, 0]  # in turn order from seat 1
+    assert t.state.calls.window is not None and t.state.calls.window.asked == [2, 3, 0]  # in turn order from seat 1
     assert {o.command["answer"] for o in t.prompts(2)[0].options} == {"pass", "call"}  # no guard: nothing affects them
 
 
@@ -157,9 +157,9 @@ def test_r159_an_eliminated_players_right_call_thwarts_the_bluff():
     t.pass_all()
     assert t.of("BluffExposed")[-1].name == "Temple"
     assert t.of("ActionThwarted")[-1].seat == 1 and t.soldiers(1) == 3
-    assert t.state.players[2].brigs == 0 and t.state.silenced == []
+    assert t.state.players[2].brigs == 0 and t.state.calls.silenced == []
     t.declare(3, "treasury")
-    assert t.state.window is not None and 2 in t.state.window.asked  # still in the game's calls
+    assert t.state.calls.window is not None and 2 in t.state.calls.window.asked  # still in the game's calls
 
 
 def test_r159_a_wrong_call_by_an_eliminated_player_gives_a_brig_for_good_and_no_reveal():
@@ -172,11 +172,11 @@ def test_r159_a_wrong_call_by_an_eliminated_player_gives_a_brig_for_good_and_no_
     gained = t.of("ItemGained")[-1]
     assert (gained.seat, gained.item, gained.source) == (2, "BRIG", "reserve") and "R159" in gained.reason
     assert t.revealed(2) == revealed_before  # all their cards were revealed already: the BRIG is the penalty
-    assert t.of("CallSettled")[-1].correct is False and t.state.silenced == [2]
+    assert t.of("CallSettled")[-1].correct is False and t.state.calls.silenced == [2]
     assert t.soldiers(1) == 8  # the Treasury went ahead
     # next turns: seat 2 is not asked again and its BRIG stays (no turn to skip, A37; not in play for Mason)
     t.declare(3, "treasury")
-    assert t.state.window is not None and 2 not in t.state.window.asked
+    assert t.state.calls.window is not None and 2 not in t.state.calls.window.asked
     with pytest.raises(NotYourTurn) as err:
         t.react(2, "call")
     assert err.value.rule == "R159"
@@ -190,14 +190,14 @@ def test_r159_a_wrong_call_by_an_eliminated_player_gives_a_brig_for_good_and_no_
 def test_r159_r105_with_no_brig_in_the_reserve_nothing_passes_to_the_eliminated_caller():
     t = _seat2_eliminated({**VENGEANCE, "brig_skips_turn": 0}, hands={"1": ["Treasury"]}, brigs={"0": 2, "3": 2})
     t.declare(1, "treasury")
-    assert t.state.window is not None and t.state.window.asked == [2]  # seats 0 and 3 hold BRIGs
+    assert t.state.calls.window is not None and t.state.calls.window.asked == [2]  # seats 0 and 3 hold BRIGs
     t.react(2, "call")
     t.play({"type": "reveal", "seat": 1, "card": t.card(1, "Treasury")})
     not_gained = t.of("ItemNotGained")[-1]
     assert (not_gained.seat, not_gained.item) == (2, "BRIG") and "R159" in not_gained.reason
-    assert t.state.silenced == [2] and t.state.players[2].brigs == 0
+    assert t.state.calls.silenced == [2] and t.state.players[2].brigs == 0
     t.declare(3, "treasury")
-    assert t.state.window is not None and t.state.window.asked == [1]  # seat 2's calling is over all the same
+    assert t.state.calls.window is not None and t.state.calls.window.asked == [1]  # seat 2's calling is over all the same
 
 
 def test_r159_no_temple_takes_a_card_from_an_eliminated_player():
@@ -231,7 +231,7 @@ def test_r159_r155_a_timed_out_eliminated_player_may_claim_an_undo():
     t = Table(4, rig=rig, reaction_seconds=10, now=T0, options=VENGEANCE)
     t.play({"type": "declare", "seat": 0, "action": "recruit", "at": T0})
     t.play({"type": "declare", "seat": 1, "action": "treasury", "at": T0 + 1})
-    window = t.state.window
+    window = t.state.calls.window
     assert window is not None and window.asked == [2, 3, 0]
     for seat in (3, 0):
         t.play({"type": "react", "seat": seat, "window": window.id, "answer": "pass", "at": T0 + 2})
@@ -379,7 +379,7 @@ def test_r160_an_estate_effect_that_unreveals_a_card_places_a_tree_token_on_an_e
 def test_r158_r159_r160_random_games_keep_every_invariant(seats, variants, options, seed):
     """Cards conserved with the rubble, counts never negative, views show nothing unknown, games end or go on."""
     state = play_checked(seats, variants, seed, check_views_every=3, options=options)
-    assert state.status == "finished" or state.turn > 400
+    assert state.status == "finished" or state.play.turn > 400
     check_views(state)
 
 
@@ -387,4 +387,4 @@ def test_r158_r159_r160_games_end_for_every_variant_with_all_three():
     for variants in VARIANTS:
         for seats in (3, 5, 8):
             state = play_checked(seats, variants, 1, check_views_every=25, options=ALL_THREE)
-            assert state.status == "finished", (variants, seats, state.turn)
+            assert state.status == "finished", (variants, seats, state.play.turn)

@@ -65,7 +65,7 @@ def test_r39_each_asked_player_answers_once():
 def test_a_player_who_may_not_call_is_told_which_rule_stops_them(rig, seat, rule):
     t = Table(4, rig={"deck": ["Mason"], **rig})
     t.declare(0, "treasury")
-    window = t.state.window.id
+    window = t.state.calls.window.id
     with pytest.raises(NotYourTurn) as err:
         t.play({"type": "react", "seat": seat, "window": window, "answer": "call"})
     assert err.value.rule == rule

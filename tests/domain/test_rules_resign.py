@@ -62,12 +62,12 @@ def test_s2_r123_a_player_resigns_out_of_turn_is_eliminated_and_play_goes_on_wit
     assert types[:2] == ["PlayerResigned", "PlayerEliminated"]
     assert types.count("CardRevealed") == 2 and "ItemDiscarded" in types and "SoldiersChanged" in types
     p = t.state.players[2]
-    assert p.eliminated and t.state.resigned == [2]
+    assert p.eliminated and t.state.departures.resigned == [2]
     assert t.revealed(2) == ["Barracks", "Treasury"] and t.unrevealed(2) == []  # R123: keeps every card, all revealed
-    assert t.soldiers(2) == 0 and t.state.wall is None  # R123: items and soldiers discarded
+    assert t.soldiers(2) == 0 and t.state.items.wall is None  # R123: items and soldiers discarded
     assert "resign" in t.of("PlayerEliminated")[-1].reason and "S2" in t.of("PlayerEliminated")[-1].reason
     # nothing else changed: it is still Ann's turn, and Cid is skipped from now on (R25)
-    assert t.state.current == 0 and t.kinds(0) == ["declare"]
+    assert t.state.play.current == 0 and t.kinds(0) == ["declare"]
     for who in (0, 2, SPECTATOR):
         v = t.view(who)["players"]
         assert [pv["resigned"] for pv in v] == [False, False, True, False]
@@ -76,7 +76,7 @@ def test_s2_r123_a_player_resigns_out_of_turn_is_eliminated_and_play_goes_on_wit
     assert narrate(t.of("PlayerResigned")[-1].to_dict(), NAMES) == "Cid resigns and leaves the game"
     t.declare(0, "recruit")
     t.declare(1, "recruit")
-    assert t.state.current == 3
+    assert t.state.play.current == 3
 
 
 def test_s2_r73_resigning_on_ones_own_turn_before_declaring_passes_the_turn_on():
@@ -88,7 +88,7 @@ def test_s2_r73_resigning_on_ones_own_turn_before_declaring_passes_the_turn_on()
     assert types[:2] == ["PlayerResigned", "PlayerEliminated"]
     assert types[types.index("TurnEnded") + 1] == "TurnBegan"
     assert t.of("TurnEnded")[-1].seat == 0
-    assert t.of("TurnBegan")[-1].seat == 1 and t.state.current == 1
+    assert t.of("TurnBegan")[-1].seat == 1 and t.state.play.current == 1
     assert t.kinds(1) == ["declare"]
     assert [e.phase for e in t.of("PhaseBegan") if e.seat == 0] == ["begin", "draw", "action"]  # no End Phase (R73)
 
@@ -106,8 +106,8 @@ def test_s2_r73_resigning_with_a_window_open_on_ones_own_action_thwarts_it_and_n
     assert thwarted.action == "treasury" and "resigned" in thwarted.reason and "R73" in thwarted.reason
     assert "BluffCalled" not in types and "ActionResolving" not in types
     assert types.index("ActionThwarted") < types.index("PlayerEliminated") < types.index("TurnEnded")
-    assert t.soldiers(0) == 0 and t.state.window is None and t.state.act is None
-    assert t.state.current == 1 and t.kinds(1) == ["declare"]
+    assert t.soldiers(0) == 0 and t.state.calls.window is None and t.state.play.act is None
+    assert t.state.play.current == 1 and t.kinds(1) == ["declare"]
     assert narrate(closed.to_dict(), NAMES) == "The window closes without effect: the declarer resigned"
 
 
@@ -116,21 +116,21 @@ def test_s2_r27_resigning_in_ones_own_draw_phase_drops_the_draw():
     t = Table(3, rig={"deck": [], "years": [["Temple"] * 5 + ["Mason"], ["Mason"] * 4 + ["Barracks"] * 2]})
     assert t.kinds(0) == ["choose_year"]
     resign(t, 0)
-    assert t.state.draw_queue == [] or t.state.draw_queue[0][0] != 0
+    assert t.state.play.draw_queue == [] or t.state.play.draw_queue[0][0] != 0
     assert not [e for e in t.of("CardDrawn") if e.seat == 0]
-    assert t.of("TurnEnded")[-1].seat == 0 and t.state.current == 1
+    assert t.of("TurnEnded")[-1].seat == 0 and t.state.play.current == 1
     assert t.kinds(1) == ["choose_year"]  # seat 1's own Draw Phase now asks seat 1
 
 
 def test_s2_r56_an_asked_player_who_resigns_passes_and_the_window_goes_on():
     t = Table(4, rig={"deck": ["Mason", "Temple"], "hands": {"0": ["Treasury"]}})
     t.declare(0, "treasury")
-    window = t.state.window.id
+    window = t.state.calls.window.id
     resign(t, 2)
     given = t.of("ReactionGiven")[-1]
     assert (given.seat, given.answer, given.window) == (2, "pass", window)
     assert redact_event(given.to_dict(), 1).get("answer") is None  # an answer is private until the window closes
-    assert t.state.window.waiting_for == [1, 3]
+    assert t.state.calls.window.waiting_for == [1, 3]
     t.pass_all()
     assert t.of("ReactionWindowClosed")[-1].answers["2"]["answer"] == "pass"
     assert t.soldiers(0) == 8  # the Treasury went ahead
@@ -142,7 +142,7 @@ def test_s2_a11_a_resigned_guard_claimant_cannot_prove_the_guard_and_it_falls():
     t.declare(0, "barracks")
     t.react(1, "guard", "card")
     t.pass_all()
-    assert t.state.window.about == "guard" and t.state.window.claimant == 1
+    assert t.state.calls.window.about == "guard" and t.state.calls.window.claimant == 1
     t.react(0, "call")  # R68: the acting player may call a guard
     t.pass_all()
     assert t.kinds(1) == ["prove"]
@@ -168,11 +168,11 @@ def test_s2_r58_a_resigned_caller_who_must_pay_has_nothing_left_to_pay():
     t.pass_all()
     t.play({"type": "reveal", "seat": 0, "card": t.card(0, "Treasury")})
     assert t.kinds(1) == ["pay"]
-    brigs = t.state.brig_supply
+    brigs = t.state.items.brig_supply
     resign(t, 1)
     settled = t.of("CallSettled")[-1]
     assert (settled.caller, settled.correct) == (1, False)
-    assert t.state.brig_supply == brigs and not t.of("ItemGained")  # no BRIG: every card was revealed already
+    assert t.state.items.brig_supply == brigs and not t.of("ItemGained")  # no BRIG: every card was revealed already
     assert t.soldiers(0) == 8  # the proven Treasury goes ahead (R58 (4))
 
 
@@ -182,10 +182,10 @@ def test_s2_r48_a_queued_barracks_discarder_who_resigns_leaves_the_queue(leaver)
     t = Table(4, rig={"deck": ["Treasury", "Temple"], "hands": hands})
     t.declare(0, "barracks")
     t.pass_all()
-    assert t.state.act.queue == [1, 2, 3] and [n.seat for n in t.waiting()] == [1]
+    assert t.state.play.act.queue == [1, 2, 3] and [n.seat for n in t.waiting()] == [1]
     resign(t, leaver)
-    assert leaver not in t.state.act.queue
-    while t.state.act is not None and t.state.act.action == "barracks":
+    assert leaver not in t.state.play.act.queue
+    while t.state.play.act is not None and t.state.play.act.action == "barracks":
         t.play(t.legal(t.waiting()[0].seat)[0])
     discarders = [e.seat for e in t.of("CardDiscarded")]
     assert sorted(discarders) == sorted({1, 2, 3} - {leaver})
@@ -206,7 +206,7 @@ def test_s2_r27_a_drawer_resigning_while_a_draw_reaction_is_asked_drops_the_draw
     t.declare(0, "recruit")
     resign(t, 1)  # Jeff's own Draw Phase: his draw is dropped and nobody is asked about it any more
     assert t.state.players[1].cards == [] and t.of("TurnEnded")[-1].seat == 1
-    assert t.state.current == 2 and [(n.seat, n.kind) for n in t.waiting()] == [(0, "draw_reaction")]  # Sally's draw
+    assert t.state.play.current == 2 and [(n.seat, n.kind) for n in t.waiting()] == [(0, "draw_reaction")]  # Sally's draw
 
 
 @pytest.mark.parametrize("vengeance", [0, 1])
@@ -235,7 +235,7 @@ def test_s2_r159_r171_a_war_winner_takes_a_blasphemy_token_from_a_loser_who_resi
     assert [(n.seat, n.kind) for n in t.waiting()] == [(1, "spoils")] and t.state.variant.tokens == [1, 0, 0]
     resign(t, 0)  # the loser leaves while the winner is still to choose
     if vengeance:
-        assert t.state.variant.offer is None and t.state.current == 2  # the war ended without spoils
+        assert t.state.variant.offer is None and t.state.play.current == 2  # the war ended without spoils
         assert t.state.variant.tokens == [1, 0, 0]
     else:
         assert [(n.seat, n.kind) for n in t.waiting()] == [(1, "spoils")]
@@ -249,7 +249,7 @@ def test_s2_r159_r171_a_war_winner_takes_a_blasphemy_token_from_a_loser_who_resi
 @pytest.mark.parametrize("mode", ["limited", "freeform", "drafting"])
 def test_s2_r19_r21_a_player_resigning_in_leader_selection_takes_no_part_in_the_rest_of_setup(mode):
     t = Table(4, variants="classic", options={"plain_unknown": 1}, selection=mode, seed=f"lead-{mode}")
-    first = t.state.first_player
+    first = t.state.play.first_player
     leaver = (first + 2) % 4  # not the first to choose in Freeform or Drafting
     was_awaited = any(n.seat == leaver for n in t.waiting())
     resign(t, leaver)
@@ -273,7 +273,7 @@ def test_s2_r164_a_player_resigning_during_quick_reveals_is_not_in_the_reveal_or
     t.play(t.legal(order[0])[0])
     later = order[2]
     resign(t, later)
-    assert later not in t.state.reveal_queue and t.unrevealed(later) == []
+    assert later not in t.state.play.reveal_queue and t.unrevealed(later) == []
     for seat in order[1:]:
         if seat != later:
             assert t.kinds(seat) == ["setup_reveal"]
@@ -284,7 +284,7 @@ def test_s2_r164_a_player_resigning_during_quick_reveals_is_not_in_the_reveal_or
 
 def test_s2_r18_the_first_player_resigning_before_turn_1_lets_the_next_remaining_seat_begin():
     t = Table(4, variants="simpleton+quick", seed="quick")
-    first = t.state.first_player
+    first = t.state.play.first_player
     assert t.kinds(first) == ["setup_reveal"]
     resign(t, first)  # their reveal was awaited: they are out of the order altogether
     for seat in t.of("SetupRevealsBegan")[0].order[1:]:
@@ -296,7 +296,7 @@ def test_s2_r18_the_first_player_resigning_before_turn_1_lets_the_next_remaining
 def test_s2_r18_a_player_resigning_before_the_deal_gets_no_starting_cards_or_soldiers():
     """Survival deals 6 each from a 12-card deck, so the first player chooses a year mid-deal (A46)."""
     t = Table(3, variants="simpleton+survival", seed="survive")
-    first = t.state.first_player
+    first = t.state.play.first_player
     assert t.kinds(first) == ["choose_year"]
     leaver = (first + 1) % 3
     held = len(t.state.players[leaver].cards)
@@ -304,14 +304,14 @@ def test_s2_r18_a_player_resigning_before_the_deal_gets_no_starting_cards_or_sol
     t.play(t.legal(first)[0])
     assert len(t.state.players[leaver].cards) == held  # no more cards come to them
     assert all(len(t.state.players[s].cards) == 6 for s in range(3) if s != leaver)
-    assert t.state.stage == "turn" and t.state.current != leaver
+    assert t.state.stage == "turn" and t.state.play.current != leaver
 
 
 @pytest.mark.parametrize("offset", [0, 2])
 def test_s2_r172_artificers_gifts_skip_a_player_who_resigned_after_the_gift_already_asked_of_them(offset):
     t = Table(4, variants="classic+artificers", options={"plain_unknown": 1}, selection="simpleton", seed="gifts")
     assert t.state.stage == "artificers"
-    leaver = (t.state.gifting[0] + offset) % 4
+    leaver = (t.state.classic.gifting[0] + offset) % 4
     resign(t, leaver)
     resigned_at = t.state.seq
     if offset == 0:  # they were asked for a gift: it stays theirs, and the service makes it for them
@@ -324,7 +324,7 @@ def test_s2_r172_artificers_gifts_skip_a_player_who_resigned_after_the_gift_alre
     later = [e for e in t.of("ArtificerGave") if e.seq > resigned_at]
     theirs = [e for e in later if leaver in (e.seat, e.to)]
     assert later and [e.seat for e in theirs] == ([leaver] if offset == 0 else [])  # and they receive nothing
-    assert all(len(t.state.items_of(s)) + (t.state.wall == s) >= 3 for s in t.state.remaining())  # R172, A49
+    assert all(len(t.state.items_of(s)) + (t.state.items.wall == s) >= 3 for s in t.state.remaining())  # R172, A49
     assert t.state.stage == "turn" and t.soldiers(leaver) == 0
 
 
@@ -406,7 +406,7 @@ def test_s2_r159_a_resigned_player_never_calls_again_under_vengeance():
     resign(t, 2)
     assert not t.state.may_call(2, 1) and t.state.may_call(1, 3)
     t.declare(3, "treasury")
-    assert t.state.window.asked == [0, 1]  # the eliminated seat 1 is asked (R159); Cid, who resigned, is not
+    assert t.state.calls.window.asked == [0, 1]  # the eliminated seat 1 is asked (R159); Cid, who resigned, is not
     with pytest.raises(NotYourTurn):
         t.react(2, "call")
 
@@ -421,7 +421,7 @@ def _undo_table(seats: int = 3) -> Table:
 def test_s2_r156_a_resignation_ends_an_undo_that_could_still_be_claimed():
     t = _undo_table(4)
     t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
-    window = t.state.window.id
+    window = t.state.calls.window.id
     for seat in (1, 3):
         t.play({"type": "react", "seat": seat, "window": window, "answer": "pass", "at": T0 + 1})
     t.play({"type": "close_window", "window": window, "at": T0 + 10})
@@ -438,7 +438,7 @@ def test_s2_r156_a_resignation_ends_an_undo_that_could_still_be_claimed():
 def test_s2_r156_no_undo_forms_from_a_window_open_when_someone_resigned():
     t = _undo_table(4)
     t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
-    window = t.state.window.id
+    window = t.state.calls.window.id
     resign(t, 1)  # asked: they pass
     t.play({"type": "react", "seat": 3, "window": window, "answer": "pass", "at": T0 + 1})
     t.play({"type": "close_window", "window": window, "at": T0 + 10})  # seat 2 never answered
@@ -473,7 +473,7 @@ def test_s3_a_timed_out_declaration_records_the_timeout_then_exactly_the_actions
     )
     assert record.played == play and record.audience == [0]
     assert [e.TYPE for e in new[1:]] == expected
-    assert t.soldiers(0) == 5 and t.state.current == 1
+    assert t.soldiers(0) == 5 and t.state.play.current == 1
     others = narrate(redact_event(record.to_dict(), 1), NAMES)
     assert others == "Ann ran out of time to declare an action; the server decided for them (2 in a row)"
     assert narrate(redact_event(record.to_dict(), 0), NAMES) == others + ": Recruit"
@@ -509,7 +509,7 @@ def test_s3_abandoning_a_seat_records_it_and_a_bot_plays_it_from_then_on():
     assert narrate(abandoned.to_dict(), NAMES) == (
         "Ann let 3 decisions in a row run out of time: a bot plays for them for the rest of the game"
     )
-    assert RULESET.autoplayed(t.state) == [0] and t.state.abandoned == [0]
+    assert RULESET.autoplayed(t.state) == [0] and t.state.departures.abandoned == [0]
     assert t.view(SPECTATOR)["players"][0]["abandoned"] and not t.state.players[0].eliminated  # still in the game
     for seat in (1, 2, 3):
         t.declare(seat, "recruit")
@@ -539,7 +539,7 @@ def test_s3_a_timeout_is_refused_unless_due_awaited_not_a_window_and_the_seats_o
 def test_s3_a_window_answer_is_never_timed_out_it_closes_at_its_deadline():
     t = Table(4, rig={"deck": ["Mason", "Temple"]}, reaction_seconds=10, now=T0)
     t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
-    window = t.state.window.id
+    window = t.state.calls.window.id
     with pytest.raises(IllegalCommand) as err:
         timeout(t, 1, "react", {"type": "react", "seat": 1, "window": window, "answer": "pass"})
     assert err.value.rule == "S3"
@@ -578,19 +578,19 @@ def test_s3_r156_an_abandoned_seat_stays_abandoned_when_an_undo_rewinds_past_its
     hands = {"0": ["Barracks"], **{str(s): ["Mason", "Library"] for s in (1, 2, 3)}}
     t = Table(4, rig={"deck": ["Treasury", "Temple"], "hands": hands}, reaction_seconds=10, now=T0)
     t.play({"type": "declare", "seat": 0, "action": "barracks", "at": T0})
-    window = t.state.window.id
+    window = t.state.calls.window.id
     for seat in (1, 3):
         t.play({"type": "react", "seat": seat, "window": window, "answer": "pass", "at": T0 + 1})
     t.play({"type": "close_window", "window": window, "at": T0 + 10})  # seat 2 had not answered
     assert t.kinds(1) == ["barracks_discard"] and t.state.undo is not None
     card = t.card(1, "Mason")
     timeout(t, 1, "barracks_discard", {"type": "discard", "seat": 1, "card": card}, count=3, abandon=True)
-    assert t.state.abandoned == [1]
+    assert t.state.departures.abandoned == [1]
     while t.kinds(2) != ["undo"]:
         t.play(t.legal(t.waiting()[0].seat)[0])
     t.play({"type": "undo", "seat": 2, "window": window, "answer": "claim", "at": T0 + 40})
     assert t.of("UndoClaimed")
-    assert t.state.abandoned == [1] and t.view(1)["players"][1]["abandoned"]
+    assert t.state.departures.abandoned == [1] and t.view(1)["players"][1]["abandoned"]
 
 
 # ----- property: random games in which players resign and clocks run out (S2, S3) -----
@@ -640,14 +640,14 @@ class Fairplay:
 def check_out(state: GameState) -> None:
     """S2, R123: in a settled state every player who resigned is eliminated (the Overlord's resigning ended the
     game), holds no soldier, no item and no unrevealed card."""
-    for seat in state.resigned:
+    for seat in state.departures.resigned:
         p = state.players[seat]
         if seat == state.variant.overlord:  # R170: not eliminated, it conceded
             assert state.status == "finished" and not p.eliminated
             continue
         assert p.eliminated
         assert p.soldiers == 0 and not p.brigs and not p.sanctions and not state.items_of(seat)
-        assert seat not in (state.wall, state.treaty, state.quill) and not p.unrevealed
+        assert seat not in (state.items.wall, state.items.treaty, state.items.quill) and not p.unrevealed
 
 
 def play_fairplay(seats: int, variants: str, seed: int, extra: dict | None, chances: tuple[float, float]) -> Fairplay:
@@ -664,13 +664,13 @@ def play_fairplay(seats: int, variants: str, seed: int, extra: dict | None, chan
         if e.TYPE == "TurnBegan":
             assert not state.players[e.seat].eliminated  # S2: a turn never begins for an eliminated player
         if e.TYPE == "ReactionWindowOpened":
-            assert not set(e.asked) & set(state.resigned)  # S2: a resigned player is never asked to call
+            assert not set(e.asked) & set(state.departures.resigned)  # S2: a resigned player is never asked to call
 
     state = play_checked(seats, variants, seed, check_views_every=5, config=config, after_event=after_event, choose=choose)
-    assert state.status == "finished" or state.turn > MAX_TURNS
+    assert state.status == "finished" or state.play.turn > MAX_TURNS
     replayed = fold(config, log)
     assert replayed.seq == state.seq and view(replayed, OMNISCIENT) == view(state, OMNISCIENT)  # the log folds back
-    assert replayed.resigned == state.resigned and replayed.abandoned == state.abandoned
+    assert replayed.departures == state.departures
     check_out(state)
     check_views(state)
     return chooser

@@ -33,9 +33,9 @@ def test_r23_turns_go_clockwise_and_skip_eliminated_players():
     t = Table(4, rig={"deck": ["Mason", "Temple", "Library"], "hands": {"1": FOUR_REVEALED}})
     t.declare(0, "recruit")  # seat 1 is eliminated in seat 0's Demise Phase (R30)
     assert t.state.players[1].eliminated
-    assert t.state.current == 2
+    assert t.state.play.current == 2
     t.declare(2, "recruit")
-    assert t.state.current == 3
+    assert t.state.play.current == 3
 
 
 def test_r27_the_draw_is_automatic_and_mandatory():
@@ -122,8 +122,8 @@ def test_s1_a_table_where_nothing_changes_for_the_set_rounds_is_drawn():
     t = Table(10, rig=_no_cards_left(), options={"stalemate_rounds": 1})
     for turn in range(10):
         assert t.state.status == "active", turn
-        assert t.of("CardNotGained")[-1].seat == t.state.current  # A29: nothing left to draw
-        t.declare(t.state.current, "recruit")
+        assert t.of("CardNotGained")[-1].seat == t.state.play.current  # A29: nothing left to draw
+        t.declare(t.state.play.current, "recruit")
     end = t.of("GameEnded")[-1]
     assert (end.result, end.winners) == ("draw", [])
     assert "S1" in end.reason
@@ -132,11 +132,11 @@ def test_s1_a_table_where_nothing_changes_for_the_set_rounds_is_drawn():
 def test_s1_any_card_event_restarts_the_count():
     t = Table(10, rig=_no_cards_left(), options={"stalemate_rounds": 1})
     for _ in range(9):
-        t.declare(t.state.current, "recruit")
+        t.declare(t.state.play.current, "recruit")
     # the tenth player bluffs Treasury and is called: a card is revealed, so the count starts again
-    seat = t.state.current
+    seat = t.state.play.current
     t.declare(seat, "treasury")
-    caller = t.state.window.waiting_for[0]
+    caller = t.state.calls.window.waiting_for[0]
     t.react(caller, "call")
     t.pass_all()
     if t.kinds(seat) == ["prove"]:
@@ -144,13 +144,13 @@ def test_s1_any_card_event_restarts_the_count():
     if t.kinds(caller) == ["pay"]:
         t.play(t.legal(caller)[0])
     assert t.state.status == "active"
-    assert t.state.quiet_turns <= 1
+    assert t.state.outcome.quiet_turns <= 1
 
 
 def test_s1_zero_turns_the_ruling_off():
     t = Table(10, rig=_no_cards_left(), options={"stalemate_rounds": 0})
     for _ in range(25):
-        t.declare(t.state.current, "recruit")
+        t.declare(t.state.play.current, "recruit")
     assert t.state.status == "active"
 
 
@@ -179,7 +179,7 @@ def test_r162_simpleton_setup():
 
 def test_r164_quick_game_three_cards_ten_soldiers_and_a_reveal_each():
     t = Table(4, variants="simpleton+quick", seed="quick")
-    first = t.state.first_player
+    first = t.state.play.first_player
     assert {p.soldiers for p in t.state.players} == {10}
     assert all(len(p.cards) == 3 for p in t.state.players)
     order = t.of("SetupRevealsBegan")[0].order
@@ -220,7 +220,7 @@ def test_r169_plague_twenty_soldiers_two_lost_each_begin_and_zero_eliminates():
     t2.declare(0, "recruit")
     t2.declare(1, "laboratory")
     t2.pass_all()
-    while t2.state.current == 1 and t2.kinds(1):  # a year to choose, cards to put back
+    while t2.state.play.current == 1 and t2.kinds(1):  # a year to choose, cards to put back
         t2.play(t2.legal(1)[0])
     assert t2.state.players[1].eliminated
     assert "R169" in t2.of("PlayerEliminated")[-1].reason
@@ -229,12 +229,12 @@ def test_r169_plague_twenty_soldiers_two_lost_each_begin_and_zero_eliminates():
 def test_r166_survival_six_cards_no_draws_no_conquest_and_elimination_without_unrevealed_cards():
     t = Table(3, variants="simpleton+survival", seed="survive")
     # 18 cards are dealt from a 12-card deck: the first player picks the year that refills it (A46)
-    first = t.state.first_player
+    first = t.state.play.first_player
     assert t.kinds(first) == ["choose_year"]
     t.play(t.legal(first)[0])
     assert all(len(p.cards) == 6 for p in t.state.players)
     drawn_before = len(t.of("CardDrawn"))
-    seat = t.state.current
+    seat = t.state.play.current
     t.declare(seat, "recruit")
     assert len(t.of("CardDrawn")) == drawn_before  # no Draw Phase (R166)
     assert t.state.status == "active"  # 6 unrevealed cards win nothing in Survival

@@ -22,7 +22,7 @@ def _timed(rig: dict, seats: int = 3, **options) -> Table:
 
 def _declare_and_time_out(t: Table, action: str = "treasury", answered: tuple[int, ...] = (1,), **plan) -> int:
     t.play({"type": "declare", "seat": 0, "action": action, "at": T0, **plan})
-    window = t.state.window
+    window = t.state.calls.window
     assert window is not None and window.deadline == T0 + 10
     for seat in answered:
         t.play({"type": "react", "seat": seat, "window": window.id, "answer": "pass", "at": T0 + 1})
@@ -56,7 +56,7 @@ def test_an_undo_rewinds_to_the_window_and_a_caught_bluff_is_thwarted():
     t.play({"type": "reveal", "seat": 0, "card": t.card(0, "Laboratory"), "at": T0 + 13})
     assert t.of("ActionThwarted")[-1].action == "treasury"
     assert t.soldiers(0) == 3  # the 5 soldiers of the undone Treasury are gone
-    assert [e.phase for e in t.of("PhaseBegan")][-3:] == ["end", "demise", "conquest"] or t.state.current != 0
+    assert [e.phase for e in t.of("PhaseBegan")][-3:] == ["end", "demise", "conquest"] or t.state.play.current != 0
 
 
 def test_an_undo_against_a_true_claim_costs_the_claimant_and_the_action_stands():
@@ -76,7 +76,7 @@ def test_waiving_lets_the_turn_go_on():
     window = _declare_and_time_out(t)
     t.play({"type": "undo", "seat": 2, "window": window, "answer": "waive", "at": T0 + 11})
     assert t.of("UndoWaived")[-1].seat == 2
-    assert t.state.current == 1 and t.soldiers(0) == 8
+    assert t.state.play.current == 1 and t.soldiers(0) == 8
 
 
 def test_the_pause_ends_at_its_deadline():
@@ -88,7 +88,7 @@ def test_the_pause_ends_at_its_deadline():
         t.play({"type": "close_undo", "window": window, "at": T0 + 19})
     t.play({"type": "close_undo", "window": window, "at": T0 + 20})
     assert t.of("UndoExpired")[-1].waiting == [2]
-    assert t.state.current == 1
+    assert t.state.play.current == 1
     with pytest.raises(TooLate):
         t.play({"type": "undo", "seat": 2, "window": window, "answer": "claim", "at": T0 + 21})
 
@@ -97,12 +97,12 @@ def test_no_undo_when_everyone_answered_or_when_someone_called():
     t = _timed({"deck": ["Mason", "Temple"]})
     t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
     for seat in (1, 2):
-        t.play({"type": "react", "seat": seat, "window": t.state.window.id, "answer": "pass", "at": T0 + 1})
+        t.play({"type": "react", "seat": seat, "window": t.state.calls.window.id, "answer": "pass", "at": T0 + 1})
     assert t.of("ReactionWindowClosed")[-1].by == "answers"
-    assert not t.of("UndoPauseBegan") and t.state.current == 1
+    assert not t.of("UndoPauseBegan") and t.state.play.current == 1
     t2 = _timed({"deck": ["Mason"], "hands": {"0": ["Treasury"], "1": ["Library"]}})
     t2.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
-    w = t2.state.window.id
+    w = t2.state.calls.window.id
     t2.play({"type": "react", "seat": 1, "window": w, "answer": "call", "at": T0 + 1})
     t2.play({"type": "close_window", "window": w, "at": T0 + 10})
     assert not t2.of("UndoPauseBegan")  # the claim was called already
@@ -119,16 +119,16 @@ def test_no_undo_once_a_card_was_gained():
 def test_no_undo_with_the_option_off_or_without_a_deadline():
     t = _timed({"deck": ["Mason", "Temple"]}, undo=0)
     _declare_and_time_out(t)
-    assert not t.of("UndoPauseBegan") and t.state.current == 1
+    assert not t.of("UndoPauseBegan") and t.state.play.current == 1
     untimed = Table(3, rig={"deck": ["Mason", "Temple"]}, reaction_seconds=0)
     untimed.declare(0, "treasury")
-    assert untimed.state.window.deadline is None
+    assert untimed.state.calls.window.deadline is None
 
 
 def test_a_brig_holder_cannot_claim_an_undo():
     t = _timed({"deck": ["Mason", "Temple"], "brigs": {"2": 1}})
     t.play({"type": "declare", "seat": 0, "action": "barracks", "at": T0})
-    w = t.state.window
+    w = t.state.calls.window
     assert 2 in w.asked  # it may still guard
     t.play({"type": "close_window", "window": w.id, "at": T0 + 10})
     assert t.of("ReactionWindowClosed")[-1].timed_out == [1, 2]

@@ -38,7 +38,7 @@ def play_recruits(t: Table, turns: int) -> None:
     """The current player recruits, ``turns`` times (no window: Recruit is not a claim)."""
     for _ in range(turns):
         assert t.state.status == "active"
-        t.declare(t.state.current, "recruit")
+        t.declare(t.state.play.current, "recruit")
 
 
 def turn_seats(t: Table) -> list[int]:
@@ -172,14 +172,14 @@ def test_a51_remaining_players_who_are_not_all_allies_play_on_and_r11_still_hold
     hands = {"1": FOUR_REVEALED, "3": FOUR_REVEALED, "4": [*FOUR_REVEALED[:3], {"name": "Library", "revealed": True}]}
     t = alliances(rig={"deck": ["Mason", "Temple"], "hands": hands})
     t.declare(0, "recruit")
-    assert t.state.status == "active" and t.state.remaining() == [0, 2] and t.state.current == 2
+    assert t.state.status == "active" and t.state.remaining() == [0, 2] and t.state.play.current == 2
 
 
 def test_r138_r172_artificers_gifts_go_to_opponents_so_never_to_an_ally():
     from aegis.domain.everaegis.artificers import receivers
 
     t = Table(5, variants="classic+artificers+alliances", options={"plain_unknown": 1}, selection="simpleton")
-    first = t.state.first_player
+    first = t.state.play.first_player
     assert t.kinds(first) == ["artificer_gift"]
     assert receivers(t.state, 0) == [2, 3]
     assert {c["to"] for c in t.legal(first)} == {(first + 2) % 5, (first + 3) % 5}
@@ -323,7 +323,7 @@ def test_r90_r171_the_war_winner_may_take_a_token_and_3_outside_their_conquest_p
     t = _war_for_the_third_token("take")
     assert t.state.variant.tokens == [0, 3, 0]
     assert t.of("BlasphemyTokenTaken")[0].from_seat == 0
-    assert t.state.status == "active" and t.state.current == 1  # seat 0's Conquest Phase: nobody won
+    assert t.state.status == "active" and t.state.play.current == 1  # seat 0's Conquest Phase: nobody won
     t.declare(1, "recruit")
     end = t.of("GameEnded")[-1]
     assert end.winners == [1] and "R171" in end.reason
@@ -393,7 +393,7 @@ def test_r170_after_an_elimination_the_overlord_takes_one_turn_fewer_and_cannot_
 def test_r170_nobody_wins_with_unrevealed_cards_in_the_conquest_phase():
     t = overlord(rig={"deck": LONG_DECK, "hands": {"0": ["Temple", "Temple", "Treasury", "Treasury", "Library"]}})
     t.declare(0, "recruit")
-    assert len(t.unrevealed(0)) == 6 and t.state.status == "active" and t.state.current == 1
+    assert len(t.unrevealed(0)) == 6 and t.state.status == "active" and t.state.play.current == 1
 
 
 def _out_of_cards(counts: dict[int, int], revealed: dict[int, int] | None = None, seats: int = 3) -> Table:
@@ -450,10 +450,10 @@ def test_r158_r170_under_rubble_rouser_the_rubble_refills_the_deck_before_the_ov
     t.pass_all()
     for seat in (1, 2):  # each opponent discards 1 unrevealed card onto the rubble
         t.play(next(p for p in t.prompts(seat) if p.kind == "barracks_discard").options[0].first())
-    assert len(t.state.rubble) == 2 and t.state.current == 1  # seat 1 drew the last card of the deck
+    assert len(t.state.rubble) == 2 and t.state.play.current == 1  # seat 1 drew the last card of the deck
     assert not t.state.deck and not t.state.years and t.state.status == "active"
     t.declare(1, "recruit")  # the Overlord's draw: the rubble is shuffled to form the deck
-    assert t.of("RubbleShuffled") and t.state.status == "active" and t.state.current == 2
+    assert t.of("RubbleShuffled") and t.state.status == "active" and t.state.play.current == 2
     play_recruits(t, 1)  # the Overlord's second turn draws the rubble's last card: now everything is out
     assert t.of("OverlordScored") and t.state.status == "finished"
 
@@ -514,7 +514,7 @@ def check_variant_state(s: GameState, gained: int) -> None:
     for seat, allies in var.allies.items():
         assert len(allies) == 2 and all(seat in var.allies[a] for a in allies)
     if s.status == "finished":
-        assert all(not s.players[w].eliminated for w in s.winners)  # R163 "unless you are eliminated"
+        assert all(not s.players[w].eliminated for w in s.outcome.winners)  # R163 "unless you are eliminated"
 
 
 def play_variant(seats: int, variants: str, seed: int, check_views_every: int = 4) -> GameState:
@@ -536,7 +536,7 @@ def play_variant(seats: int, variants: str, seed: int, check_views_every: int = 
 def test_random_games_of_each_variant_conserve_cards_keep_counts_and_end_or_stay_playable(case, extra, seed):
     variants, fewest = case
     state = play_variant(min(fewest + extra, 10), variants, seed)
-    assert state.status == "finished" or state.turn > MAX_TURNS
+    assert state.status == "finished" or state.play.turn > MAX_TURNS
     check_views(state)
 
 
@@ -554,4 +554,4 @@ def test_games_of_each_variant_end_at_3_5_and_8_seats(variants, fewest):
             continue
         for seed in range(2):
             state = play_variant(seats, variants, seed, check_views_every=50)
-            assert state.status == "finished", (variants, seats, seed, state.turn)
+            assert state.status == "finished", (variants, seats, seed, state.play.turn)

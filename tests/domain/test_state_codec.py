@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aegis.domain.everaegis.ruleset import RULESET
 from aegis.domain.everaegis.simulation import play_game
-from aegis.domain.kernel.codec import Codec
+from aegis.domain.kernel.codec import INLINE, Codec
 
 GAMES = [  # (variants, leader selection, options, mobs, fewest seats)
     ("simpleton", None, None, None, 3),
@@ -87,3 +88,36 @@ def test_flipping_a_card_keeps_everything_else_it_carries():
     assert set(odd) == {f.name for f in dataclasses.fields(Card)}, "a new Card field: give it a value here and in flip"
     flipped = Card(**odd).flip(True)
     assert flipped == Card(**{**odd, "revealed": True})
+
+
+def test_an_inline_record_is_stored_among_its_owners_fields():
+    """A field declared ``metadata=INLINE`` (the records of ``GameState``) is written as its record's fields, beside
+    the owner's own, and read back into its record: a state split into records keeps its stored form."""
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Inner:
+        a: int = 0
+        b: list[int] = dataclasses.field(default_factory=list)
+
+    @dataclasses.dataclass
+    class Outer:
+        x: int = 0
+        inner: Inner = dataclasses.field(default_factory=Inner, metadata=INLINE)
+        y: Inner | None = None
+
+    codec = Codec([Outer, Inner])
+    value = Outer(1, Inner(2, [3]), Inner(4))
+    data = codec.encode(value, {})
+    assert data == {"$": "Outer", "x": 1, "a": 2, "b": [3], "y": {"$": "Inner", "a": 4}}
+    assert codec.decode(data, {}) == value
+    assert codec.encode(Outer(), {}) == {"$": "Outer"}, "a record's defaults are left out, as the owner's are"
+    assert codec.decode({"$": "Outer", "b": [5]}, {}) == Outer(inner=Inner(b=[5]))
+
+    @dataclasses.dataclass
+    class Clash:
+        a: int = 0
+        inner: Inner = dataclasses.field(default_factory=Inner, metadata=INLINE)
+
+    with pytest.raises(TypeError, match="stored twice"):
+        Codec([Clash])

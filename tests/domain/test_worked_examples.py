@@ -121,11 +121,11 @@ def test_e5_demise_eliminates_everyone_who_qualifies_at_once():
         assert t.state.players[seat].eliminated
         assert t.unrevealed(seat) == []
         assert t.soldiers(seat) == 0
-    assert t.state.wall is None  # Sally's WALL went back to the reserve (R123)
+    assert t.state.items.wall is None  # Sally's WALL went back to the reserve (R123)
     # Derived: Jeff's Conquest Phase cannot make him win; the game goes on with Fred and Peter
     assert t.state.status == "active"
     assert t.state.remaining() == [FRED, PETER]
-    assert t.state.current == PETER
+    assert t.state.play.current == PETER
     assert not any(e.phase == "conquest" and e.seat == JEFF for e in t.of("PhaseBegan"))
 
 
@@ -159,7 +159,7 @@ def test_e6_derived_five_unrevealed_in_someone_elses_conquest_do_not_win():
     t.declare(PETER, "recruit")
     assert t.state.status == "active"
     assert len(t.unrevealed(FRED)) == 5
-    assert t.state.current == FRED  # Peter (seat 3) is followed by Fred (seat 0), clockwise (R23)
+    assert t.state.play.current == FRED  # Peter (seat 3) is followed by Fred (seat 0), clockwise (R23)
 
 
 # ----- E7-E10: a war, phase by phase -----
@@ -332,7 +332,7 @@ def test_e12_correct_call_on_an_action():
     assert t.of("ActionThwarted")[-1].action == "treasury"
     assert t.soldiers(FRED) == 3
     assert t.revealed(SALLY) == []  # the correct caller reveals nothing
-    assert t.state.current == SALLY  # Fred's turn went on to its end: no second action
+    assert t.state.play.current == SALLY  # Fred's turn went on to its end: no second action
 
 
 def test_e12_derived_a_claimant_with_no_unrevealed_card_loses_the_call():
@@ -365,7 +365,7 @@ def test_e13a_wall_and_bluffed_guard_uncalled_protect_both():
     assert [e.seat for e in t.of("CardDiscarded")] == [FRED, JEFF]
     assert t.unrevealed(SALLY) == ["Temple"]
     assert t.unrevealed(PETER) == ["Mason"]
-    assert t.state.wall == SALLY  # the WALL is not used up by guarding
+    assert t.state.items.wall == SALLY  # the WALL is not used up by guarding
 
 
 def test_e13b_a_called_bluffed_guard_is_thwarted():

@@ -7,9 +7,9 @@ def test_a_new_game_waits_for_the_first_players_action():
     t = Table(4, seed="smoke")
     s = t.state
     assert s.status == "active"
-    first = s.first_player
-    assert s.current == first
-    assert s.phase == "action"
+    first = s.play.first_player
+    assert s.play.current == first
+    assert s.play.phase == "action"
     # R18: 3 soldiers each; R27: the first player drew 1 card
     assert [p.soldiers for p in s.players] == [3, 3, 3, 3]
     assert len(s.players[first].cards) == 1

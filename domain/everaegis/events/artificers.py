@@ -22,7 +22,7 @@ class ArtificersBegan(Event):
 
 @handler(ArtificersBegan)
 def _evolve_artificers_began(s: GameState, e: ArtificersBegan) -> None:
-    s.gifting = list(e.order)
+    s.classic.gifting = list(e.order)
     s.stage = "artificers"
     s.status = "active"
 
@@ -45,7 +45,7 @@ class ArtificerGave(Event):
 @handler(ArtificerGave)
 def _evolve_artificer_gave(s: GameState, e: ArtificerGave) -> None:
     if e.item == "WALL":
-        s.wall = e.to
+        s.items.wall = e.to
     elif e.item != "TREATY":  # the TREATY and its INK QUILL move with the ItemGained events that follow (R108)
         receive_item(s, e.item, e.to)  # usable once the first turn has ended (R103)
     _next_giver(s, e.seat)
@@ -69,7 +69,7 @@ def _evolve_artificer_passed(s: GameState, e: ArtificerPassed) -> None:
 
 def _next_giver(s: GameState, seat: int) -> None:
     """The giver goes to the back of the round, unless they resigned: then they give no more (S2)."""
-    s.gifting = [*s.gifting[1:], *([] if s.players[seat].eliminated else [seat])]
+    s.classic.gifting = [*s.classic.gifting[1:], *([] if s.players[seat].eliminated else [seat])]
 
 
 @narrator(ArtificerPassed)
@@ -84,9 +84,9 @@ class ArtificersDone(Event):
 
 @handler(ArtificersDone)
 def _evolve_artificers_done(s: GameState, e: ArtificersDone) -> None:
-    s.gifting = []
+    s.classic.gifting = []
     s.stage = "setup"
-    s.artificers_done = True
+    s.classic.artificers_done = True
 
 
 @narrator(ArtificersDone)

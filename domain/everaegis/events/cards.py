@@ -58,8 +58,8 @@ def _evolve_card_drawn(s: GameState, e: CardDrawn) -> None:
     card = s.deck.pop(0)
     assert card.id == e.card
     s.players[e.seat].cards.append(card)
-    if s.draw_queue:
-        s.draw_queue.pop(0)
+    if s.play.draw_queue:
+        s.play.draw_queue.pop(0)
 
 
 @narrator(CardDrawn)
@@ -107,8 +107,8 @@ class CardNotGained(Event):
 
 @handler(CardNotGained)
 def _evolve_card_not_gained(s: GameState, e: CardNotGained) -> None:
-    if s.draw_queue:
-        s.draw_queue.pop(0)
+    if s.play.draw_queue:
+        s.play.draw_queue.pop(0)
 
 
 @narrator(CardNotGained)
@@ -132,9 +132,9 @@ def _evolve_card_revealed(s: GameState, e: CardRevealed) -> None:
     card = s.players[e.seat].card(e.card)
     assert card is not None
     replace_card(s, e.seat, card.flip(True))
-    if e.reason == "setup" and s.reveal_queue and s.reveal_queue[0] == e.seat:
-        s.reveal_queue.pop(0)
-    war = s.act.war if s.act is not None else None
+    if e.reason == "setup" and s.play.reveal_queue and s.play.reveal_queue[0] == e.seat:
+        s.play.reveal_queue.pop(0)
+    war = s.play.act.war if s.play.act is not None else None
     # a war's loser who resigns reveals every card (R123): that meets the reveals still due (S2)
     for_war = e.reason == "war" or (e.reason == ELIMINATION_REVEAL and war is not None and e.seat == war.loser)
     if for_war and war is not None and war.stage == "reveal":
@@ -149,7 +149,7 @@ def _note_estate_revealed(s: GameState, seat: int, name: str) -> None:
         return
     for p in s.players:
         for mat in s.abilities(p.seat, "estate revealed"):
-            s.triggers.append({"seat": p.seat, "mat": mat, "card": name, "holder": seat})
+            s.pending.triggers.append({"seat": p.seat, "mat": mat, "card": name, "holder": seat})
 
 
 @narrator(CardRevealed)
@@ -230,8 +230,8 @@ class CardMoved(Event):
 def _evolve_card_moved(s: GameState, e: CardMoved) -> None:
     card = take_card(s, e.from_seat, e.card)
     s.players[e.to_seat].cards.append(card)
-    if s.act is not None:
-        s.act.step += 1
+    if s.play.act is not None:
+        s.play.act.step += 1
 
 
 @narrator(CardMoved)

@@ -28,7 +28,7 @@ class ActionDeclared(Event):
 
 @handler(ActionDeclared)
 def _evolve_action_declared(s: GameState, e: ActionDeclared) -> None:
-    s.act = Act(declarer=e.seat, action=e.action, plan=e.plan, claim=e.claim, sanctioned=e.sanctioned)
+    s.play.act = Act(declarer=e.seat, action=e.action, plan=e.plan, claim=e.claim, sanctioned=e.sanctioned)
 
 
 @narrator(ActionDeclared)
@@ -70,20 +70,20 @@ class ReactionWindowOpened(Event):
 
 @handler(ReactionWindowOpened)
 def _evolve_reaction_window_opened(s: GameState, e: ReactionWindowOpened) -> None:
-    s.window = Window(e.window, e.claimant, e.claim, e.about, list(e.asked), {}, e.deadline)
-    s.windows_opened = e.window
-    if s.act is not None:
+    s.calls.window = Window(e.window, e.claimant, e.claim, e.about, list(e.asked), {}, e.deadline)
+    s.calls.windows_opened = e.window
+    if s.play.act is not None:
         if e.about == "action":
-            s.act.stage = "window"
+            s.play.act.stage = "window"
         else:
-            guard = s.act.guard_of(e.claimant)
+            guard = s.play.act.guard_of(e.claimant)
             assert guard is not None
             guard.status = "window"
-    s.window_snapshot = None
+    s.calls.window_snapshot = None
     if e.about == "action" and e.deadline is not None and s.config.option("undo"):
         snapshot = s.clone()  # the moment an undo would rewind to
         snapshot.seq = e.seq
-        s.window_snapshot = snapshot
+        s.calls.window_snapshot = snapshot
 
 
 @narrator(ReactionWindowOpened)
@@ -108,8 +108,8 @@ class ReactionGiven(Event):
 
 @handler(ReactionGiven)
 def _evolve_reaction_given(s: GameState, e: ReactionGiven) -> None:
-    assert s.window is not None
-    s.window.answers[e.seat] = {"answer": e.answer, "means": e.means}
+    assert s.calls.window is not None
+    s.calls.window.answers[e.seat] = {"answer": e.answer, "means": e.means}
 
 
 @narrator(ReactionGiven)
@@ -131,24 +131,24 @@ class ReactionWindowClosed(Event):
 
 @handler(ReactionWindowClosed)
 def _evolve_reaction_window_closed(s: GameState, e: ReactionWindowClosed) -> None:
-    assert s.window is not None and s.act is not None
-    snapshot, s.window_snapshot = s.window_snapshot, None
+    assert s.calls.window is not None and s.play.act is not None
+    snapshot, s.calls.window_snapshot = s.calls.window_snapshot, None
     called = any(a.get("answer") == "call" for a in e.answers.values())
     used = s.in_turn_order([int(seat) for seat, a in e.answers.items() if a.get("answer") == "use"])
-    if used and s.window.about == "action":
-        s.act.reacted = (used[0], e.answers[str(used[0])]["means"])  # R104: the first in turn order
-    if snapshot is not None and e.by == "deadline" and e.timed_out and not called and s.window.claim:
-        claimant = s.window.claimant
+    if used and s.calls.window.about == "action":
+        s.play.act.reacted = (used[0], e.answers[str(used[0])]["means"])  # R104: the first in turn order
+    if snapshot is not None and e.by == "deadline" and e.timed_out and not called and s.calls.window.claim:
+        claimant = s.calls.window.claimant
         eligible = [seat for seat in e.timed_out if snapshot.may_call(seat, claimant)]
         if eligible:
-            s.undo = UndoPoint(s.window.id, claimant, snapshot, dict(e.answers), eligible)
-    if s.window.about == "action":
-        s.act.stage = "guards"
+            s.undo = UndoPoint(s.calls.window.id, claimant, snapshot, dict(e.answers), eligible)
+    if s.calls.window.about == "action":
+        s.play.act.stage = "guards"
     else:
-        guard = s.act.guard_of(s.window.claimant)
+        guard = s.play.act.guard_of(s.calls.window.claimant)
         assert guard is not None
         guard.status = "closed"
-    s.window = None
+    s.calls.window = None
 
 
 @narrator(ReactionWindowClosed)
@@ -169,10 +169,10 @@ class GuardDeclared(Event):
 
 @handler(GuardDeclared)
 def _evolve_guard_declared(s: GameState, e: GuardDeclared) -> None:
-    assert s.act is not None
-    s.act.guards.append(Guard(e.seat, e.means))
-    order = s.in_turn_order([g.seat for g in s.act.guards])
-    s.act.guards.sort(key=lambda g: order.index(g.seat))  # R60, RULINGS: guards resolve in turn order
+    assert s.play.act is not None
+    s.play.act.guards.append(Guard(e.seat, e.means))
+    order = s.in_turn_order([g.seat for g in s.play.act.guards])
+    s.play.act.guards.sort(key=lambda g: order.index(g.seat))  # R60, RULINGS: guards resolve in turn order
 
 
 @narrator(GuardDeclared)
@@ -193,7 +193,7 @@ class BluffCalled(Event):
 
 @handler(BluffCalled)
 def _evolve_bluff_called(s: GameState, e: BluffCalled) -> None:
-    s.challenge = Challenge(caller=e.caller, claimant=e.claimant, claim=e.claim, about=e.about)
+    s.calls.challenge = Challenge(caller=e.caller, claimant=e.claimant, claim=e.claim, about=e.about)
 
 
 @narrator(BluffCalled)
@@ -211,8 +211,8 @@ class ClaimProven(Event):
 
 @handler(ClaimProven)
 def _evolve_claim_proven(s: GameState, e: ClaimProven) -> None:
-    assert s.challenge is not None
-    s.challenge.stage = "penalty"
+    assert s.calls.challenge is not None
+    s.calls.challenge.stage = "penalty"
 
 
 @narrator(ClaimProven)
@@ -231,8 +231,8 @@ class BluffExposed(Event):
 
 @handler(BluffExposed)
 def _evolve_bluff_exposed(s: GameState, e: BluffExposed) -> None:
-    assert s.challenge is not None
-    s.challenge.stage = "exposed"
+    assert s.calls.challenge is not None
+    s.calls.challenge.stage = "exposed"
 
 
 @narrator(BluffExposed)
@@ -255,11 +255,11 @@ class CallSettled(Event):
 
 @handler(CallSettled)
 def _evolve_call_settled(s: GameState, e: CallSettled) -> None:
-    s.challenge = None
-    if not e.correct and s.players[e.caller].eliminated and e.caller not in s.silenced:
-        s.silenced.append(e.caller)  # Vengeance (R159): their one wrong call ends their calling for good
-    if s.act is not None and e.about == "guard":
-        guard = s.act.guard_of(e.claimant)
+    s.calls.challenge = None
+    if not e.correct and s.players[e.caller].eliminated and e.caller not in s.calls.silenced:
+        s.calls.silenced.append(e.caller)  # Vengeance (R159): their one wrong call ends their calling for good
+    if s.play.act is not None and e.about == "guard":
+        guard = s.play.act.guard_of(e.claimant)
         assert guard is not None
         guard.status = "thwarted" if e.correct else "stands"
 
@@ -277,8 +277,8 @@ class GuardHeld(Event):
 
 @handler(GuardHeld)
 def _evolve_guard_held(s: GameState, e: GuardHeld) -> None:
-    assert s.act is not None
-    guard = s.act.guard_of(e.seat)
+    assert s.play.act is not None
+    guard = s.play.act.guard_of(e.seat)
     assert guard is not None
     guard.status = "stands"
 
@@ -297,7 +297,7 @@ class ActionThwarted(Event):
 
 @handler(ActionThwarted)
 def _evolve_action_thwarted(s: GameState, e: ActionThwarted) -> None:
-    s.challenge = None
+    s.calls.challenge = None
     s.variant.offer = None  # a war's spoils still to choose end with it (pending at a thwart only if its declarer resigns, S2)
     _action_over(s)
 
@@ -305,10 +305,10 @@ def _evolve_action_thwarted(s: GameState, e: ActionThwarted) -> None:
 def _action_over(s: GameState) -> None:
     """The declared action is over, and so is the Action Phase (R73), unless an effect started the action (a
     war an effect started is not the turn's action)."""
-    from_effect = s.act is not None and s.act.from_effect
-    s.act = None
+    from_effect = s.play.act is not None and s.play.act.from_effect
+    s.play.act = None
     if not from_effect:
-        s.action_done = True
+        s.play.action_done = True
 
 
 @narrator(ActionThwarted)
@@ -327,10 +327,10 @@ class ActionResolving(Event):
 
 @handler(ActionResolving)
 def _evolve_action_resolving(s: GameState, e: ActionResolving) -> None:
-    act = s.act
+    act = s.play.act
     assert act is not None
     act.stage = "execute"
-    s.challenge = None
+    s.calls.challenge = None
     if act.action == "barracks":
         act.queue = [
             seat
@@ -342,7 +342,7 @@ def _evolve_action_resolving(s: GameState, e: ActionResolving) -> None:
             and s.players[seat].unrevealed  # nothing to discard: not affected
         ]
     elif act.action == "laboratory" and s.players[act.declarer].leader is None:  # the Simpleton Laboratory
-        s.draw_queue.extend([(act.declarer, "laboratory"), (act.declarer, "laboratory")])
+        s.play.draw_queue.extend([(act.declarer, "laboratory"), (act.declarer, "laboratory")])
     elif act.action == "library" and s.players[act.declarer].leader is None and "sanctions" in act.plan:
         act.todo = [t for t in act.plan["sanctions"] if not act.guarded(t["seat"])]
     elif act.action == "war" and "target" in act.plan:  # a mob's War with nobody to select has none (A50)

@@ -26,7 +26,7 @@ class ComponentsChosen(Event):
 
 @handler(ComponentsChosen)
 def _evolve_components_chosen(s: GameState, e: ComponentsChosen) -> None:
-    s.components = {"source": e.source, "estates": list(e.estates), "leaders": list(e.leaders), "items": list(e.items)}
+    s.classic.components = {"source": e.source, "estates": list(e.estates), "leaders": list(e.leaders), "items": list(e.items)}
 
 
 @narrator(ComponentsChosen)
@@ -50,7 +50,7 @@ class EstateDeckFormed(Event):
 
 @handler(EstateDeckFormed)
 def _evolve_estate_deck_formed(s: GameState, e: EstateDeckFormed) -> None:
-    s.estate_deck = cards_from(e.cards)
+    s.classic.estate_deck = cards_from(e.cards)
 
 
 @narrator(EstateDeckFormed)
@@ -68,7 +68,7 @@ class EstatesMadeDeck(Event):
 
 @handler(EstatesMadeDeck)
 def _evolve_estates_made_deck(s: GameState, e: EstatesMadeDeck) -> None:
-    s.deck, s.estate_deck = s.estate_deck[: e.size], s.estate_deck[e.size :]
+    s.deck, s.classic.estate_deck = s.classic.estate_deck[: e.size], s.classic.estate_deck[e.size :]
 
 
 @narrator(EstatesMadeDeck)
@@ -89,7 +89,7 @@ class LeaderSelectionBegan(Event):
 def _evolve_leader_selection_began(s: GameState, e: LeaderSelectionBegan) -> None:
     s.stage = "leaders"
     s.status = "active"  # players decide from here on
-    s.selecting = list(e.order)
+    s.classic.selecting = list(e.order)
     if e.rng:
         s.rng = e.rng[1]
 
@@ -165,11 +165,11 @@ def _evolve_leader_chosen(s: GameState, e: LeaderChosen) -> None:
     p.leader = e.mat
     p.kept = None
     p.mats = []
-    if s.selecting and s.selecting[0] == e.seat:
-        s.selecting.pop(0)
+    if s.classic.selecting and s.classic.selecting[0] == e.seat:
+        s.classic.selecting.pop(0)
     if e.passed_to is not None:
         s.players[e.passed_to].mats = list(e.passed)
-        s.selecting = [e.passed_to]
+        s.classic.selecting = [e.passed_to]
 
 
 @narrator(LeaderChosen)
@@ -191,7 +191,7 @@ class DictatorChosen(Event):
 
 @handler(DictatorChosen)
 def _evolve_dictator_chosen(s: GameState, e: DictatorChosen) -> None:
-    s.dictator = e.mat
+    s.classic.dictator = e.mat
     if e.rng:
         s.rng = e.rng[1]
 

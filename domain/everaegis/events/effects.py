@@ -30,14 +30,14 @@ class EffectQueued(Event):
 
 @handler(EffectQueued)
 def _evolve_effect_queued(s: GameState, e: EffectQueued) -> None:
-    s.effects.append(
+    s.pending.effects.append(
         Pending(
             e.id, e.source, e.owner, list(e.steps), plan=list(e.plan) if e.plan is not None else None, guarded=list(e.guarded)
         )
     )
-    s.effects_queued = max(s.effects_queued, e.id)
-    if e.for_action and s.act is not None:
-        s.act.step = 1  # the action's effect is queued; the action completes once it has run
+    s.pending.effects_queued = max(s.pending.effects_queued, e.id)
+    if e.for_action and s.play.act is not None:
+        s.play.act.step = 1  # the action's effect is queued; the action completes once it has run
 
 
 @narrator(EffectQueued)
@@ -56,9 +56,9 @@ class EffectsOrdered(Event):
 
 @handler(EffectsOrdered)
 def _evolve_effects_ordered(s: GameState, e: EffectsOrdered) -> None:
-    chosen = next(p for p in s.effects if p.id == e.first)
-    s.effects.remove(chosen)
-    s.effects.insert(0, chosen)
+    chosen = next(p for p in s.pending.effects if p.id == e.first)
+    s.pending.effects.remove(chosen)
+    s.pending.effects.insert(0, chosen)
     chosen.chosen = True
 
 
@@ -79,7 +79,7 @@ class EffectProgressed(Event):
 
 @handler(EffectProgressed)
 def _evolve_effect_progressed(s: GameState, e: EffectProgressed) -> None:
-    p = s.effects[0]
+    p = s.pending.effects[0]
     assert p.id == e.id
     p.index = e.index
     p.work = dict(e.work) if e.work is not None else None
@@ -104,7 +104,7 @@ class EffectEnded(Event):
 
 @handler(EffectEnded)
 def _evolve_effect_ended(s: GameState, e: EffectEnded) -> None:
-    s.effects = [p for p in s.effects if p.id != e.id]
+    s.pending.effects = [p for p in s.pending.effects if p.id != e.id]
 
 
 @narrator(EffectEnded)
@@ -124,7 +124,7 @@ class CardsToGain(Event):
 @handler(CardsToGain)
 def _evolve_cards_to_gain(s: GameState, e: CardsToGain) -> None:
     for _ in range(e.count):
-        s.draw_queue.extend((seat, e.reason) for seat in e.seats)
+        s.play.draw_queue.extend((seat, e.reason) for seat in e.seats)
 
 
 @narrator(CardsToGain)
@@ -166,7 +166,7 @@ class ItemSoldiersChanged(Event):
 
 @handler(ItemSoldiersChanged)
 def _evolve_item_soldiers_changed(s: GameState, e: ItemSoldiersChanged) -> None:
-    s.item_soldiers[e.item] = s.item_soldiers.get(e.item, 0) + e.delta
+    s.items.item_soldiers[e.item] = s.items.item_soldiers.get(e.item, 0) + e.delta
 
 
 @narrator(ItemSoldiersChanged)
@@ -184,7 +184,7 @@ class EffectPlanUsed(Event):
 
 @handler(EffectPlanUsed)
 def _evolve_effect_plan_used(s: GameState, e: EffectPlanUsed) -> None:
-    p = s.effects[0]
+    p = s.pending.effects[0]
     assert p.id == e.id and p.plan
     p.plan.pop(0)
 
@@ -203,7 +203,7 @@ class TriggersFired(Event):
 
 @handler(TriggersFired)
 def _evolve_triggers_fired(s: GameState, e: TriggersFired) -> None:
-    s.triggers = []
+    s.pending.triggers = []
 
 
 @narrator(TriggersFired)

@@ -43,11 +43,11 @@ class GameEnded(Event):
 @handler(GameEnded)
 def _evolve_game_ended(s: GameState, e: GameEnded) -> None:
     s.status = "finished"
-    s.result = e.result
-    s.winners = list(e.winners)
-    s.end_reason = e.reason
-    s.window = None
-    s.challenge = None
+    s.outcome.result = e.result
+    s.outcome.winners = list(e.winners)
+    s.outcome.end_reason = e.reason
+    s.calls.window = None
+    s.calls.challenge = None
 
 
 @narrator(GameEnded)

@@ -30,7 +30,7 @@ def replace_card(state: GameState, seat: int, card: Card) -> None:
 
 def discard_done(s: GameState, seat: int, reason: str) -> None:
     """What a discard settles, wherever the card goes: a Barracks victim's turn, a SANCTION's price."""
-    act = s.act
+    act = s.play.act
     if act is not None and reason == "barracks" and act.queue and act.queue[0] == seat:
         act.queue.pop(0)
     elif act is not None and reason == "sanction":
@@ -39,7 +39,7 @@ def discard_done(s: GameState, seat: int, reason: str) -> None:
 
 def receive_item(s: GameState, item: str, seat: int) -> None:
     """A Classic item joins the seat's; not usable on the turn it was received (R103)."""
-    by = s.held.setdefault(item, {})
+    by = s.items.held.setdefault(item, {})
     by[seat] = by.get(seat, 0) + 1
-    fresh = s.fresh.setdefault(item, {})
+    fresh = s.items.fresh.setdefault(item, {})
     fresh[seat] = fresh.get(seat, 0) + 1

@@ -27,16 +27,16 @@ class PlayerResigned(Event):
 def _evolve_player_resigned(s: GameState, e: PlayerResigned) -> None:
     """S2: what would ask the seat later drops them; a decision awaited from them now stays theirs."""
     seat = e.seat
-    s.resigned.append(seat)
-    s.window_snapshot = None  # the window's snapshot predates the resignation: no undo point forms from it (R156)
-    if s.draw_queue and s.draw_queue[0] == (seat, "draw phase"):
-        s.draw_asked = []  # their Draw Phase draw is dropped, so nobody is asked whether to stop it
-    s.draw_queue = [entry for entry in s.draw_queue if entry[0] != seat]  # they gain no more cards
-    s.reveal_queue = [other for other in s.reveal_queue if other != seat]  # Quick Game: all their cards are revealed
-    if s.act is not None:
-        s.act.queue = [other for other in s.act.queue if other != seat]  # Barracks: no longer an opponent to affect
-    s.selecting = [other for i, other in enumerate(s.selecting) if other != seat or i == 0]  # Freeform, Drafting
-    s.gifting = [other for i, other in enumerate(s.gifting) if other != seat or i == 0]  # Artificers (R172)
+    s.departures.resigned.append(seat)
+    s.calls.window_snapshot = None  # the window's snapshot predates the resignation: no undo point forms from it (R156)
+    if s.play.draw_queue and s.play.draw_queue[0] == (seat, "draw phase"):
+        s.items.draw_asked = []  # their Draw Phase draw is dropped, so nobody is asked whether to stop it
+    s.play.draw_queue = [entry for entry in s.play.draw_queue if entry[0] != seat]  # they gain no more cards
+    s.play.reveal_queue = [other for other in s.play.reveal_queue if other != seat]  # Quick Game: all their cards are revealed
+    if s.play.act is not None:
+        s.play.act.queue = [other for other in s.play.act.queue if other != seat]  # Barracks: no longer an opponent to affect
+    s.classic.selecting = [other for i, other in enumerate(s.classic.selecting) if other != seat or i == 0]  # Freeform, Drafting
+    s.classic.gifting = [other for i, other in enumerate(s.classic.gifting) if other != seat or i == 0]  # Artificers (R172)
     if s.variant.offer is not None and s.variant.offer[1] == seat and s.config.option("vengeance"):
         s.variant.offer = None  # R159: nobody takes a Blasphemy token from an eliminated player
 
@@ -108,8 +108,8 @@ class SeatAbandoned(Event):
 
 @handler(SeatAbandoned)
 def _evolve_seat_abandoned(s: GameState, e: SeatAbandoned) -> None:
-    if e.seat not in s.abandoned:
-        s.abandoned.append(e.seat)
+    if e.seat not in s.departures.abandoned:
+        s.departures.abandoned.append(e.seat)
 
 
 @narrator(SeatAbandoned)

@@ -34,8 +34,8 @@ def _evolve_game_started(s: GameState, e: GameStarted) -> None:
     s.rigged = e.rigged
     names = s.config.names or tuple(f"Seat {i}" for i in range(s.config.seats))
     s.players = [Player(i, names[i]) for i in range(s.config.seats)]
-    s.sanction_supply = CATALOG.item_count["SANCTION"]
-    s.brig_supply = CATALOG.item_count["BRIG"]
+    s.items.sanction_supply = CATALOG.item_count["SANCTION"]
+    s.items.brig_supply = CATALOG.item_count["BRIG"]
     s.status = "setup"
     s.stage = "setup"
 
@@ -100,7 +100,7 @@ class FirstPlayerChosen(Event):
 
 @handler(FirstPlayerChosen)
 def _evolve_first_player_chosen(s: GameState, e: FirstPlayerChosen) -> None:
-    s.first_player = e.seat
+    s.play.first_player = e.seat
     if e.rng:
         s.rng = e.rng[1]
 
@@ -119,9 +119,9 @@ class SetupDealt(Event):
 
 @handler(SetupDealt)
 def _evolve_setup_dealt(s: GameState, e: SetupDealt) -> None:
-    order = [seat for seat in s.turn_order_from(s.first_player or 0) if not s.players[seat].eliminated]  # S2: not resigned
+    order = [seat for seat in s.turn_order_from(s.play.first_player or 0) if not s.players[seat].eliminated]  # S2: not resigned
     for _ in range(e.cards_each):
-        s.draw_queue.extend((seat, "setup") for seat in order)
+        s.play.draw_queue.extend((seat, "setup") for seat in order)
     s.stage = "deal"
     s.status = "active"  # from here on players make decisions (Quick reveals, Empty Deck choices)
 
@@ -140,7 +140,7 @@ class SetupRevealsBegan(Event):
 
 @handler(SetupRevealsBegan)
 def _evolve_setup_reveals_began(s: GameState, e: SetupRevealsBegan) -> None:
-    s.reveal_queue = list(e.order)
+    s.play.reveal_queue = list(e.order)
     s.stage = "quick_reveal"
 
 

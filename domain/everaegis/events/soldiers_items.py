@@ -67,14 +67,14 @@ class ItemGained(Event):
 def _evolve_item_gained(s: GameState, e: ItemGained) -> None:
     if e.item == "BRIG":
         if e.source == "reserve":
-            s.brig_supply -= 1
+            s.items.brig_supply -= 1
         else:
             s.players[e.source].brigs -= 1
         s.players[e.seat].brigs += 1
     elif e.item in ("WALL", "TREATY", "INK QUILL"):
         _item_holder_set(s, e.item, e.seat)
     else:  # a Classic item: from the reserve or taken from its holder (R105, R106)
-        by = s.held.setdefault(e.item, {})
+        by = s.items.held.setdefault(e.item, {})
         if e.source != "reserve":
             by[e.source] -= 1
             if not by[e.source]:
@@ -84,11 +84,11 @@ def _evolve_item_gained(s: GameState, e: ItemGained) -> None:
 
 def _item_holder_set(s: GameState, item: str, seat: int | None) -> None:
     if item == "WALL":
-        s.wall = seat
+        s.items.wall = seat
     elif item == "TREATY":
-        s.treaty = seat
+        s.items.treaty = seat
     elif item == "INK QUILL":
-        s.quill = seat
+        s.items.quill = seat
 
 
 @narrator(ItemGained)
@@ -127,27 +127,27 @@ def _evolve_item_discarded(s: GameState, e: ItemDiscarded) -> None:
     _note_discard(s, e.seat, e.item)
     if e.item == "BRIG":
         s.players[e.seat].brigs -= 1
-        s.brig_supply += 1
+        s.items.brig_supply += 1
     elif e.item in ("WALL", "TREATY", "INK QUILL"):
         _item_holder_set(s, e.item, None)
     else:
-        by = s.held[e.item]
+        by = s.items.held[e.item]
         by[e.seat] -= 1
         if not by[e.seat]:
             del by[e.seat]
-        fresh = s.fresh.get(e.item, {})
+        fresh = s.items.fresh.get(e.item, {})
         if fresh.get(e.seat, 0) > by.get(e.seat, 0):
             fresh[e.seat] = by.get(e.seat, 0)
 
 
 def _note_discard(s: GameState, holder: int, item: str) -> None:
     """An opponent's item discarded: abilities that act on it fire next (VIGILANTE). INK QUILL is a token (R108)."""
-    if s.components is None or item == "INK QUILL":
+    if s.classic.components is None or item == "INK QUILL":
         return
     for p in s.players:
         if p.seat != holder and not s.variant.allied(p.seat, holder):  # R138, R163: an ally is no opponent
             for mat in s.abilities(p.seat, "opponent item discarded"):
-                s.triggers.append({"seat": p.seat, "mat": mat, "item": item, "holder": holder})
+                s.pending.triggers.append({"seat": p.seat, "mat": mat, "item": item, "holder": holder})
 
 
 @narrator(ItemDiscarded)
@@ -164,7 +164,7 @@ class DrawReactionPassed(Event):
 
 @handler(DrawReactionPassed)
 def _evolve_draw_reaction_passed(s: GameState, e: DrawReactionPassed) -> None:
-    s.draw_asked = [seat for seat in s.draw_asked if seat != e.seat]
+    s.items.draw_asked = [seat for seat in s.items.draw_asked if seat != e.seat]
 
 
 @narrator(DrawReactionPassed)
@@ -183,9 +183,9 @@ class DrawStopped(Event):
 
 @handler(DrawStopped)
 def _evolve_draw_stopped(s: GameState, e: DrawStopped) -> None:
-    s.draw_asked = []
-    if s.draw_queue and s.draw_queue[0] == (e.seat, "draw phase"):
-        s.draw_queue.pop(0)
+    s.items.draw_asked = []
+    if s.play.draw_queue and s.play.draw_queue[0] == (e.seat, "draw phase"):
+        s.play.draw_queue.pop(0)
 
 
 @narrator(DrawStopped)
@@ -206,12 +206,12 @@ class SanctionPlaced(Event):
 @handler(SanctionPlaced)
 def _evolve_sanction_placed(s: GameState, e: SanctionPlaced) -> None:
     if e.source == "reserve":
-        s.sanction_supply -= 1
+        s.items.sanction_supply -= 1
     else:
         s.players[e.source["seat"]].sanctions.remove(e.source["action"])
     s.players[e.seat].sanctions.append(e.action)
-    if s.act is not None and s.act.todo and s.act.todo[0] == {"seat": e.seat, "action": e.action}:
-        s.act.todo.pop(0)
+    if s.play.act is not None and s.play.act.todo and s.play.act.todo[0] == {"seat": e.seat, "action": e.action}:
+        s.play.act.todo.pop(0)
 
 
 @narrator(SanctionPlaced)
@@ -228,8 +228,8 @@ class SanctionNotPlaced(Event):
 
 @handler(SanctionNotPlaced)
 def _evolve_sanction_not_placed(s: GameState, e: SanctionNotPlaced) -> None:
-    if s.act is not None and s.act.todo and s.act.todo[0] == {"seat": e.seat, "action": e.action}:
-        s.act.todo.pop(0)
+    if s.play.act is not None and s.play.act.todo and s.play.act.todo[0] == {"seat": e.seat, "action": e.action}:
+        s.play.act.todo.pop(0)
 
 
 @narrator(SanctionNotPlaced)
@@ -247,7 +247,7 @@ class SanctionRemoved(Event):
 @handler(SanctionRemoved)
 def _evolve_sanction_removed(s: GameState, e: SanctionRemoved) -> None:
     s.players[e.seat].sanctions.remove(e.action)
-    s.sanction_supply += 1
+    s.items.sanction_supply += 1
 
 
 @narrator(SanctionRemoved)

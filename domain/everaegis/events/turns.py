@@ -20,14 +20,14 @@ class TurnBegan(Event):
 
 @handler(TurnBegan)
 def _evolve_turn_began(s: GameState, e: TurnBegan) -> None:
-    s.variant.streak = s.variant.streak + 1 if e.seat == s.current else 1  # Overlord: turns in a row (R170)
+    s.variant.streak = s.variant.streak + 1 if e.seat == s.play.current else 1  # Overlord: turns in a row (R170)
     s.status = "active"
     s.stage = "turn"
-    s.current = e.seat
-    s.turn = e.turn
-    s.phase = None
-    s.action_done = False
-    s.act = None
+    s.play.current = e.seat
+    s.play.turn = e.turn
+    s.play.phase = None
+    s.play.action_done = False
+    s.play.act = None
 
 
 @narrator(TurnBegan)
@@ -43,9 +43,9 @@ class TurnSkipped(Event):
 
 @handler(TurnSkipped)
 def _evolve_turn_skipped(s: GameState, e: TurnSkipped) -> None:
-    s.phase = "over"
-    s.quiet_turns += 1
-    s.fresh = {}
+    s.play.phase = "over"
+    s.outcome.quiet_turns += 1
+    s.items.fresh = {}
 
 
 @narrator(TurnSkipped)
@@ -61,16 +61,16 @@ class PhaseBegan(Event):
 
 @handler(PhaseBegan)
 def _evolve_phase_began(s: GameState, e: PhaseBegan) -> None:
-    s.phase = e.phase
+    s.play.phase = e.phase
     if e.phase == "draw" and not s.config.thresholds.survival:
-        s.draw_queue.append((e.seat, "draw phase"))  # R27; Survival skips it (R166)
-        s.draw_asked = draw_reactors(s, e.seat)  # R118: before the card is drawn
+        s.play.draw_queue.append((e.seat, "draw phase"))  # R27; Survival skips it (R166)
+        s.items.draw_asked = draw_reactors(s, e.seat)  # R118: before the card is drawn
 
 
 def draw_reactors(s: GameState, drawer: int) -> list[int]:
     """Remaining players other than the drawer holding a reactive item used in a Draw Phase (R104, R118), but not
     the drawer's TREATY partner: the two "cannot affect each other with any ... consumable items" (R107)."""
-    if not s.held:
+    if not s.items.held:
         return []
     partner = s.partner(drawer)
     return [seat for seat in s.in_turn_order(s.remaining()) if seat not in (drawer, partner) and s.items_acting(seat, "draw")]
@@ -89,9 +89,9 @@ class TurnEnded(Event):
 
 @handler(TurnEnded)
 def _evolve_turn_ended(s: GameState, e: TurnEnded) -> None:
-    s.phase = "over"
-    s.quiet_turns += 1
-    s.fresh = {}  # R103: items received so far become usable once a turn ends
+    s.play.phase = "over"
+    s.outcome.quiet_turns += 1
+    s.items.fresh = {}  # R103: items received so far become usable once a turn ends
 
 
 @narrator(TurnEnded)

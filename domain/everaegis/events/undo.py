@@ -88,16 +88,16 @@ def _evolve_undo_claimed(s: GameState, e: UndoClaimed) -> None:
     """Back to the moment the window opened; its answers again, with the claimant's call added."""
     assert s.undo is not None
     restored = s.undo.snapshot.clone()
-    out = list(s.resigned), list(s.abandoned)  # S2, S3: nothing takes a seat back from resigning or from its bot
+    departures = s.departures  # S2, S3: nothing takes a seat back from resigning or from its bot
     for f in dataclasses.fields(GameState):
         setattr(s, f.name, getattr(restored, f.name))
-    s.resigned, s.abandoned = out
-    s.window_snapshot = None
+    s.departures = departures
+    s.calls.window_snapshot = None
     s.undo = None
-    assert s.window is not None
-    s.window.answers = {int(seat): dict(a) for seat, a in e.answers.items()}
-    s.window.asked = sorted(int(seat) for seat in e.answers)  # the others stay as they were: no answer
-    s.window.closing = "undo"
+    assert s.calls.window is not None
+    s.calls.window.answers = {int(seat): dict(a) for seat, a in e.answers.items()}
+    s.calls.window.asked = sorted(int(seat) for seat in e.answers)  # the others stay as they were: no answer
+    s.calls.window.closing = "undo"
 
 
 @narrator(UndoClaimed)

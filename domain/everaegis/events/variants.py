@@ -93,7 +93,7 @@ class BlasphemyTokenGained(Event):
 @handler(BlasphemyTokenGained)
 def _evolve_blasphemy_token_gained(s: GameState, e: BlasphemyTokenGained) -> None:
     s.variant.tokens[e.seat] += 1
-    s.variant.token_turn = s.turn
+    s.variant.token_turn = s.play.turn
 
 
 @narrator(BlasphemyTokenGained)
@@ -114,7 +114,7 @@ class BlasphemySpoilsOffered(Event):
 @handler(BlasphemySpoilsOffered)
 def _evolve_blasphemy_spoils_offered(s: GameState, e: BlasphemySpoilsOffered) -> None:
     s.variant.offer = (e.winner, e.loser)
-    s.variant.offer_turn = s.turn
+    s.variant.offer_turn = s.play.turn
 
 
 @narrator(BlasphemySpoilsOffered)

@@ -22,7 +22,7 @@ class EffectWarBegan(Event):
 
 @handler(EffectWarBegan)
 def _evolve_effect_war_began(s: GameState, e: EffectWarBegan) -> None:
-    s.act = Act(
+    s.play.act = Act(
         declarer=e.attacker,
         action="war",
         plan={"target": e.defender},
@@ -47,8 +47,8 @@ class WarDesignated(Event):
 
 @handler(WarDesignated)
 def _evolve_war_designated(s: GameState, e: WarDesignated) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.stage = "battle"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.stage = "battle"
 
 
 @narrator(WarDesignated)
@@ -69,8 +69,8 @@ class WarBattle(Event):
 
 @handler(WarBattle)
 def _evolve_war_battle(s: GameState, e: WarBattle) -> None:
-    assert s.act is not None and s.act.war is not None
-    war = s.act.war
+    assert s.play.act is not None and s.play.act.war is not None
+    war = s.play.act.war
     war.winner, war.loser = e.winner, e.loser
     war.stage = "resolution"
 
@@ -93,8 +93,8 @@ class WarThwarted(Event):
 
 @handler(WarThwarted)
 def _evolve_war_thwarted(s: GameState, e: WarThwarted) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.stage = "over"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.stage = "over"
 
 
 @narrator(WarThwarted)
@@ -110,9 +110,9 @@ class WarResolution(Event):
 
 @handler(WarResolution)
 def _evolve_war_resolution(s: GameState, e: WarResolution) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.due = e.reveals_due
-    s.act.war.stage = "reveal" if e.reveals_due else "casualties"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.due = e.reveals_due
+    s.play.act.war.stage = "reveal" if e.reveals_due else "casualties"
 
 
 @narrator(WarResolution)
@@ -130,8 +130,8 @@ class WarCasualties(Event):
 
 @handler(WarCasualties)
 def _evolve_war_casualties(s: GameState, e: WarCasualties) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.stage = "over"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.stage = "over"
 
 
 @narrator(WarCasualties)
@@ -148,8 +148,8 @@ class WarEnded(Event):
 
 @handler(WarEnded)
 def _evolve_war_ended(s: GameState, e: WarEnded) -> None:
-    assert s.act is not None and s.act.war is not None
-    s.act.war.stage = "ended"
+    assert s.play.act is not None and s.play.act.war is not None
+    s.play.act.war.stage = "ended"
 
 
 @narrator(WarEnded)
