@@ -61,6 +61,8 @@ class ApiGame(RuleBasedStateMachine):
         if options:
             command = data.draw(st.sampled_from(options))
             key = data.draw(st.one_of(st.none(), st.text("abcdef0123", min_size=1, max_size=8)))
+            if key is not None:  # a fresh key: a key used before for another command is refused (400), on purpose
+                key = f"{key}-{len(self.sent)}"
             code = self._reply(self.api.post(self.gid, self.tokens[seat], command, key))
             assert code in (200, 409), code  # 409: another seat's answer moved the game on first
             if key is not None:
