@@ -501,7 +501,7 @@ def _discard_kind(
         offer=offer,
         accepts=accepts,
         apply=apply,
-        mob=mob,
+        by_rules=mob,
         aliases=("discard",),
     )
 
@@ -558,7 +558,7 @@ DECLARE = DecisionKind(
     offer=declaration_prompt,
     accepts=_declare_accepts,
     apply=lambda ctx, cmd: start_action(ctx, cmd["seat"], cmd),
-    mob=mob_declare,
+    by_rules=mob_declare,
 )
 SANCTION_DISCARD = _discard_kind(
     "sanction_discard",
@@ -585,5 +585,5 @@ PUT_BACK = DecisionKind(
     summary="Laboratory: put 2 of your unrevealed cards on top of the deck",
     offer=_put_back_prompt,
     apply=lambda ctx, cmd: put_back(ctx, tuple(own_card(ctx.state, cmd["seat"], c) for c in cmd["cards"])),
-    mob=_mob_put_back,
+    by_rules=_mob_put_back,
 )

@@ -140,5 +140,5 @@ ARTIFICER_GIFT = DecisionKind(
     summary="Artificers: give an opponent an item",
     offer=_gift_prompt,
     apply=lambda ctx, cmd: give(ctx, cmd["seat"], cmd["item"], cmd["to"]),
-    mob=_mob_gift,
+    by_rules=_mob_gift,
 )

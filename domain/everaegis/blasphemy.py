@@ -121,5 +121,5 @@ SPOILS = DecisionKind(
     offer=_spoils_prompt,
     apply=lambda ctx, cmd: settle_spoils(ctx, cmd["answer"]),
     # taking a token is a yes-or-no choice, so a mob's Agreement decides (R90, R171, R176)
-    mob=lambda ctx, mob: settle_spoils(ctx, "take" if agree(ctx, mob, "take a Blasphemy token") else "leave"),
+    by_rules=lambda ctx, mob: settle_spoils(ctx, "take" if agree(ctx, mob, "take a Blasphemy token") else "leave"),
 )

@@ -193,5 +193,5 @@ CHOOSE_YEAR = DecisionKind(
     summary="choose the year that becomes the deck",
     offer=_year_prompt,
     apply=_choose_year,
-    mob=_mob_year,
+    by_rules=_mob_year,
 )

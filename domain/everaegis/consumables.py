@@ -76,7 +76,7 @@ USE_ITEM = DecisionKind(
     summary="use a consumable item on your own turn: before you declare your action, or in your End Phase after it",
     offer=_use_prompt,
     apply=lambda ctx, cmd: use(ctx, cmd["seat"], cmd["item"]),
-    mob=_consume,
+    by_rules=_consume,
 )
 
 
@@ -98,5 +98,5 @@ END_PHASE = DecisionKind(
     summary="in your End Phase, holding a consumable item you may use: go on to the Demise Phase without using it",
     offer=_end_phase_prompt,
     apply=_go_on,
-    mob=_consume,
+    by_rules=_consume,
 )

@@ -197,7 +197,7 @@ EFFECT_CHOICE = DecisionKind(
     summary="make the choice a card effect asks of you",
     offer=_effect_prompt,
     apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd["choice"]),
-    mob=_mob_effect,
+    by_rules=_mob_effect,
 )
 EFFECT_ORDER = DecisionKind(
     "effect_order",
@@ -208,5 +208,5 @@ EFFECT_ORDER = DecisionKind(
     summary="several effects happen at once: choose which resolves first",
     offer=_effect_prompt,
     apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd["first"]),
-    mob=_mob_effect,
+    by_rules=_mob_effect,
 )

@@ -48,7 +48,7 @@ def mob_step(ctx: Ctx) -> bool:
         return False
     for need in sorted(ctx.asked, key=lambda n: n.kind != "use_item"):
         if ctx.state.is_mob(need.seat):
-            decide_for_mob = DECISIONS[need.kind].mob
+            decide_for_mob = DECISIONS[need.kind].by_rules
             if decide_for_mob is None:  # pragma: no cover - config refuses mobs where other decisions arise
                 raise AssertionError(f"a mob cannot decide {need.kind!r}")
             decide_for_mob(ctx, need.seat)

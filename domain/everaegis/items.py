@@ -294,7 +294,7 @@ TAKE_SANCTION = DecisionKind(
     summary="no SANCTION is left in the reserve: take one from another player's mat",
     offer=_take_sanction_prompt,
     apply=lambda ctx, cmd: _take_sanction(ctx, cmd["from"]),
-    mob=_mob_take_sanction,
+    by_rules=_mob_take_sanction,
     aliases=("take",),
 )
 TREATY_GIFT = DecisionKind(

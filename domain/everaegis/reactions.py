@@ -388,7 +388,7 @@ REACT = DecisionKind(
     offer=_react_prompt,
     accepts=_react_accepts,
     apply=_react,
-    mob=_mob_react,
+    by_rules=_mob_react,
     window=True,
 )
 PROVE = DecisionKind(
@@ -401,7 +401,7 @@ PROVE = DecisionKind(
     offer=_prove_prompt,
     accepts=lambda s, seat, cmd: card_accepts(seat, proof_choices(s), "prove", cmd),
     apply=lambda ctx, cmd: prove(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
-    mob=lambda ctx, mob: prove(ctx, mob_card(ctx, mob, proof_choices(ctx.state))),
+    by_rules=lambda ctx, mob: prove(ctx, mob_card(ctx, mob, proof_choices(ctx.state))),
     aliases=("reveal",),
 )
 PAY = DecisionKind(
@@ -414,7 +414,7 @@ PAY = DecisionKind(
     offer=_pay_prompt,
     accepts=lambda s, seat, cmd: card_accepts(seat, penalty_choices(s), "pay", cmd),
     apply=lambda ctx, cmd: pay(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
-    mob=lambda ctx, mob: pay(ctx, mob_card(ctx, mob, penalty_choices(ctx.state))),
+    by_rules=lambda ctx, mob: pay(ctx, mob_card(ctx, mob, penalty_choices(ctx.state))),
     aliases=("reveal",),
 )
 TAKE_BRIG = DecisionKind(
@@ -426,7 +426,7 @@ TAKE_BRIG = DecisionKind(
     summary="no BRIG is left in the reserve: take one from a player who holds one",
     offer=_take_brig_prompt,
     apply=_take_brig,
-    mob=_mob_take_brig,
+    by_rules=_mob_take_brig,
     aliases=("take",),
 )
 CLOSE_WINDOW = DecisionKind(

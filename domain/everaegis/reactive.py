@@ -95,6 +95,6 @@ DRAW_REACTION = DecisionKind(
     summary="a player is about to draw: let them, or stop the draw with a reactive item",
     offer=_draw_prompt,
     apply=lambda ctx, cmd: draw_react(ctx, cmd["seat"], cmd["answer"], cmd.get("item")),
-    mob=_mob_draw,
+    by_rules=_mob_draw,
     aliases=("draw_react",),
 )

@@ -163,6 +163,6 @@ SETUP_REVEAL = DecisionKind(
     offer=_reveal_prompt,
     accepts=lambda s, seat, cmd: card_accepts(seat, s.players[seat].unrevealed, "setup_reveal", cmd),
     apply=_reveal,
-    mob=_mob_reveal,
+    by_rules=_mob_reveal,
     aliases=("reveal",),
 )

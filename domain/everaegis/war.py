@@ -124,6 +124,6 @@ WAR_REVEAL = DecisionKind(
     summary="you lost the war: fully reveal unrevealed cards",
     offer=_reveal_prompt,
     apply=lambda ctx, cmd: reveal_for_war(ctx, tuple(own_card(ctx.state, cmd["seat"], c) for c in cmd["cards"])),
-    mob=_mob_reveal,
+    by_rules=_mob_reveal,
     aliases=("reveal",),
 )

@@ -3,8 +3,8 @@
 A kind names both the prompt and the command that answers it (one vocabulary). Its declaration says which
 fields the command carries, how its options are offered to the seat asked (the prompt, compact), the rule
 that governs it and what a legal answer is in words (for refusals), how a checked command is carried out,
-and how a seat the rules play themselves (a mob) decides it. The pipeline (``decide``), the prompts, the
-refusals and the mobs are loops over a ``Registry`` of kinds; nothing else lists them, and the API's document
+and how a seat the rules play themselves decides it. The pipeline (``decide``), the prompts, the
+refusals and the seats the rules play are loops over a ``Registry`` of kinds; nothing else lists them, and the API's document
 has one command schema per kind, generated from its ``fields``, ``optional`` fields, ``docs`` and ``summary``.
 
 Commands that answer no prompt (a seat's own ``resign``, the service's ``timeout`` and the closing of
@@ -26,7 +26,7 @@ FieldType = type | tuple[type, ...]
 class DecisionKind:
     """One kind of decision. ``offer(state, seat)``: the prompt for a seat asked for it (for a ``free`` kind, the
     prompt if the seat may make it now, else None); ``apply(ctx, command)``:
-    carry out a command its prompt accepted; ``mob(ctx, seat)``: decide it for a seat the rules play (R173);
+    carry out a command its prompt accepted; ``by_rules(ctx, seat)``: decide it for a seat the rules play themselves;
     ``handle(ctx, command)``: carry out a command that answers no prompt (it checks its own preconditions first,
     raising the refusal before it emits anything).
 
@@ -49,7 +49,7 @@ class DecisionKind:
     fields: Mapping[str, FieldType] = field(default_factory=dict)
     offer: Callable[[Any, int], Prompt | None] | None = None
     apply: Callable[[Any, dict[str, Any]], None] | None = None
-    mob: Callable[[Any, int], None] | None = None
+    by_rules: Callable[[Any, int], None] | None = None
     handle: Callable[[Any, dict[str, Any]], None] | None = None
     accepts: Callable[[Any, int, dict[str, Any]], bool] | None = None
     aliases: tuple[str, ...] = ()  # older command types that still answer this kind's prompt

@@ -430,7 +430,7 @@ def test_r178_a_mob_holding_a_usable_consumable_in_its_end_phase_uses_it_before_
     assert [(n.seat, n.kind) for n in waiting(state)] == [(1, "end_phase"), (1, "use_item")]
     for kind in ("end_phase", "use_item"):
         ctx = Ctx(state.clone())
-        DECISIONS[kind].mob(ctx, 1)
+        DECISIONS[kind].by_rules(ctx, 1)
         assert [e.TYPE for e in ctx.events] == ["EffectQueued", "ItemDiscarded"] and ctx.events[1].item == "HAMMER"
     ctx = Ctx(state.clone())
     advance(ctx)
