@@ -16,7 +16,7 @@ from flask import Blueprint, Response, json
 
 from aegis.api import ruleset_schemas, schemas
 from aegis.api.games import MAX_KEY
-from aegis.service.rulesets import COMMANDS, EVENT_TYPES, RULESETS
+from aegis.service.rulesets import RULESETS
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 DOCS_PAGE = Path(__file__).with_name("static") / "docs.html"
@@ -433,8 +433,8 @@ def document() -> dict[str, Any]:
     assert plugin.converter is not None
     plugin.converter.add_attribute_function(_documented)
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    commands = ruleset_schemas.command_schemas(COMMANDS.values())
-    events = ruleset_schemas.event_schemas(cls for types in EVENT_TYPES.values() for cls in types)
+    commands = ruleset_schemas.command_schemas(rules.commands for rules in RULESETS.values())
+    events = ruleset_schemas.event_schemas(cls for rules in RULESETS.values() for cls in rules.event_types)
     hosted = [rules.shapes for rules in RULESETS.values()]
     for name, schema in {**commands, **events, **ruleset_schemas.components(hosted)}.items():
         spec.components.schema(name, schema)

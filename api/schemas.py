@@ -13,10 +13,9 @@ from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 from aegis.service.games import MAX_CONTRIBUTION, MAX_TIMEOUTS_TO_FORFEIT
 from aegis.service.names import MAX_NAME
-from aegis.service.rulesets import DEFAULT, RULESETS
+from aegis.service.rulesets import BOT_NAMES, DEFAULT, RULESETS
 from aegis.service.settings import MAX_CLOCK, MIN_CLOCK
 
-BOTS = sorted({name for rules in RULESETS.values() for name in rules.bots})  # every hosted ruleset's bots
 STATUSES = ("lobby", "active", "finished", "cancelled", "expired")
 CLOCK = f"0 (no clock) or {MIN_CLOCK:g} to {MAX_CLOCK:g} seconds"
 PERSPECTIVE = {
@@ -126,7 +125,7 @@ class PersonSeatIn(Strict):
 class BotSeatIn(Strict):
     """A bot's seat, played by the server: no name, no entropy, no player key."""
 
-    bot = fields.String(required=True, metadata={"enum": BOTS, "description": "the bot that plays the seat"})
+    bot = fields.String(required=True, metadata={"enum": BOT_NAMES, "description": "the bot that plays the seat"})
 
 
 class TakeSeatIn(PersonSeatIn):

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from aegis.cli import game_options
 from aegis.domain.kernel.prompts import Option
-from aegis.service.rulesets import DEFAULT, RULESETS
+from aegis.service.rulesets import BOT_NAMES, DEFAULT, RULESETS
 
 
 class ApiError(Exception):
@@ -95,9 +95,8 @@ def describe(view: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    known = {name for rules in RULESETS.values() for name in rules.bots}
-    if any(b not in known for b in bots):
-        print(f"aegis play: bots are {', '.join(sorted(known))}", file=sys.stderr)
+    if any(b not in BOT_NAMES for b in bots):
+        print(f"aegis play: bots are {', '.join(BOT_NAMES)}", file=sys.stderr)
         return 2
     try:
         options = game_options.parse(args.option)

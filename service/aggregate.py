@@ -31,7 +31,7 @@ from eventsourcing.utils import register_topic
 
 from aegis.domain.kernel.events import Event, event_class, event_from_dict
 from aegis.domain.kernel.rng import commitment_of, mix_seed
-from aegis.service.rulesets import EVENT_TYPES, ruleset_named
+from aegis.service.rulesets import RULESETS, ruleset_named
 
 TRANSIENT = ("_game_state", "_recent")  # the state is stored encoded (``GameSnapshot``); recent payloads not at all
 RECENT = 48  # ruleset payloads a game keeps in memory, the latest (older ones are read from the store)
@@ -405,8 +405,8 @@ def register_ruleset_events(event_types: list[type[Event]]) -> None:
         recorded_class(cls.TYPE)
 
 
-for _types in EVENT_TYPES.values():  # every stored topic resolves as soon as this module is imported
-    register_ruleset_events(_types)
+for _rules in RULESETS.values():  # every stored topic resolves as soon as this module is imported
+    register_ruleset_events(list(_rules.event_types))
 
 # Games stored before the service became the package ``aegis`` carry topics of the module "service.aggregate": they
 # still resolve to these classes, and a read of the store by topic asks for both names.

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
-from aegis.domain.kernel.decisions import Registry
 from aegis.domain.kernel.errors import MalformedCommand
-from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.ruleset import Ruleset
 
 GROUP = "aegis.rulesets"
@@ -29,8 +27,7 @@ def _installed() -> dict[str, Ruleset]:
 RULESETS: dict[str, Ruleset] = _installed()
 # The ruleset of a game created without one: the one that is installed. With several, a game must name its own.
 DEFAULT: str | None = next(iter(RULESETS)) if len(RULESETS) == 1 else None
-EVENT_TYPES: dict[str, list[type[Event]]] = {name: list(rules.event_types) for name, rules in RULESETS.items()}
-COMMANDS: dict[str, Registry] = {name: rules.commands for name, rules in RULESETS.items()}  # every command type
+BOT_NAMES = sorted({name for rules in RULESETS.values() for name in rules.bots})  # every hosted ruleset's bots
 
 
 def ruleset_named(name: str) -> Ruleset:

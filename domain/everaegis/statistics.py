@@ -39,7 +39,6 @@ STATISTICS = {  # each statistic, with what it counts in words a player reads (t
     "resigned": "games resigned",
     "abandoned": "games given to a bot after timeouts",
 }
-FIELDS = tuple(STATISTICS)
 
 
 def _holds(state: Any, seat: int, building: str) -> bool:
@@ -58,7 +57,7 @@ def _claim(state: Any, e: Event) -> tuple[int, str] | None:
 def summarize(config: Config, events: Iterable[Event]) -> dict[str, Any]:
     """Each seat's place and statistics in a finished game (its whole log, folded once more)."""
     state = initial_state(config)
-    counts = [dict.fromkeys(FIELDS, 0) for _ in range(config.seats)]
+    counts = [dict.fromkeys(STATISTICS, 0) for _ in range(config.seats)]
     out_in_turn: dict[int, int] = {}  # seat -> the turn it was eliminated in
     for e in events:
         claim = _claim(state, e)

@@ -19,7 +19,7 @@ from aegis.domain.everaegis.ruleset import RULESET
 from aegis.domain.everaegis.shapes import EXAMPLES
 from aegis.domain.kernel.prompts import Prompt
 from aegis.domain.kernel.redaction import OMNISCIENT, SPECTATOR, redact_event
-from aegis.service.rulesets import EVENT_TYPES
+from aegis.service.rulesets import RULESETS
 from aegis.service.views import prompt_dict
 from tests.api_client import Api, command_of
 
@@ -167,7 +167,7 @@ def test_every_command_type_a_seat_may_send_has_its_own_schema_from_the_decision
 def test_events_have_one_schema_each_and_the_table_has_its_own():
     schemas = DOC["components"]["schemas"]
     event_out = schemas["EventOut"]
-    assert set(event_out["discriminator"]["mapping"]) == {cls.TYPE for types in EVENT_TYPES.values() for cls in types}
+    assert set(event_out["discriminator"]["mapping"]) == {cls.TYPE for rules in RULESETS.values() for cls in rules.event_types}
     timed_out = schemas["DecisionTimedOutEvent"]
     assert "played" in timed_out["properties"] and "played" not in timed_out["required"]  # private until the end
     for name in ("CommandOut", "EventsOut"):

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.redaction import OMNISCIENT, SPECTATOR
+from aegis.domain.everaegis.ruleset import RULESET
 from aegis.domain.everaegis.simulation import play_game
-from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import redact_event
 from tests.domain.test_card_effects import stub_catalog
 from tests.helpers import Table
 
-ALL_EVENT_TYPES = [cls for cls in vars(ev).values() if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event]
+ALL_EVENT_TYPES = list(RULESET.event_types)  # every event class (tests/domain/test_event_declarations.py checks the set)
 
 
 def test_every_event_type_declares_only_real_fields():

@@ -22,11 +22,12 @@ def test_the_hosted_rulesets_are_the_installed_entry_points():
 
 
 def test_the_store_and_the_api_know_every_event_and_command_from_the_ruleset_itself():
-    types = rulesets.EVENT_TYPES["ever-aegis"]
+    types = list(rulesets.RULESETS["ever-aegis"].event_types)
     assert types and all(issubclass(t, Event) for t in types)
     assert len({t.TYPE for t in types}) == len(types)
     assert {"CardDrawn", "BluffCalled", "PlayerResigned"} <= {t.TYPE for t in types}
-    assert rulesets.COMMANDS["ever-aegis"] is EVER_AEGIS.commands
+    assert rulesets.RULESETS["ever-aegis"].commands is EVER_AEGIS.commands
+    assert rulesets.BOT_NAMES == ["cautious", "random"]
 
 
 def test_with_several_rulesets_hosted_a_game_must_name_its_own(sqlite_env, monkeypatch):
