@@ -78,7 +78,9 @@ def setup_step(ctx: Ctx) -> bool:
     """Move the gifts on by themselves: pass over a giver who cannot give, end when nobody can. False when
     the giver must choose."""
     s = ctx.state
-    if not gift_kinds(s) or all(pieces_held(s, seat) >= SETUP_ITEMS for seat in s.remaining()):  # S2: resigned left out
+    if not gift_kinds(s) or not any(receivers(s, giver) for giver in s.classic.gifting):
+        # nobody can give any more: every remaining opponent holds 3 (S2: a resigned player receives nothing), or
+        # the only players short of 3 are every giver's allies (R163), to whom no gift goes
         ctx.emit(ev.ArtificersDone())
         return True
     giver = s.classic.gifting[0]

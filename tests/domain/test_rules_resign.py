@@ -689,6 +689,13 @@ def test_s2_s3_random_games_with_resignations_and_timeouts_conserve_cards_and_en
     play_fairplay(min(fewest + extra_seats, 8), variants, seed, extra, chances)
 
 
+def test_r172_r163_s2_the_artificers_gifts_end_when_only_allies_are_short_of_items():
+    """Found by the property above: at 6 seats under Alliances, three seats resign during the Artificers gifts and
+    the only remaining players short of 3 items are every giver's allies, to whom no gift goes. The gifts end
+    (they used to pass from giver to giver for ever)."""
+    play_fairplay(6, "classic+artificers+alliances:simpleton", 1, None, (0.03, 0.2))
+
+
 def test_s2_s3_every_variant_plays_to_its_end_through_resignations_and_timeouts():
     """One game of each variant at 5 seats (Alliances: its fewest), so the property above is never vacuous."""
     resigns = timeouts = 0
