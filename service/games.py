@@ -136,12 +136,15 @@ class GameService:
         self._known_seq: LRU[UUID, int] = LRU(self.settings.cache_games)
         self.views = ViewCache(self.settings.cache_views)  # views computed on read, by game version and reader
         self.broker = make_broker(self.settings.redis_url)
-        # the version this process saved last of recent games, while no notice says another process saved since:
-        # a change then starts from the cached game without reading the store (``_trusted``). Only with Redis,
-        # whose notices come from every process; without it another process may save unheard.
-        self._latest: LRU[UUID, int] | None = LRU(self.settings.cache_games) if self.settings.redis_url else None
+        # the version this process saved last of recent games, while nothing says another process saved since: a
+        # change then starts from the cached game without reading the store (``_trusted``). With Redis, whose
+        # notices come from every process, a notice of a later save makes it forget. Without Redis another process
+        # may save unheard: the first change of a game worked out on a stale cached game (its save lost the race, or
+        # it was refused) marks the game as shared (``_shared``), and this process reads it afresh from then on.
+        self._latest: LRU[UUID, int] = LRU(self.settings.cache_games)
+        self._shared: LRU[UUID, bool] | None = None if self.settings.redis_url else LRU(self.settings.cache_games)
         self._stopping = threading.Event()
-        if self._latest is not None:
+        if self._shared is None:
             threading.Thread(target=self._hear_others, name="aegis-saves-elsewhere", daemon=True).start()
         # told of every save with the game's next deadline (``deadline_in``): the notices, the deadline keeper, projections
         self.after_save: list[Callable[[Game, float | None], None]] = [self._publish]
@@ -152,7 +155,6 @@ class GameService:
 
     def _hear_others(self) -> None:
         """Forget what this process saved last of a game once a notice says the game moved on elsewhere."""
-        assert self._latest is not None
         while not self._stopping.is_set():
             try:
                 with self.broker.listen_all() as listener:
@@ -202,7 +204,7 @@ class GameService:
         another process saved it since (None otherwise). Only a change that saves may use it: its save then proves
         the game was the latest (were it stale, the save loses the race on the version); an answer given without a
         save (a refusal, nothing to do) is worked out again on the game read afresh (``_change``)."""
-        version = self._latest.get(game_id) if self._latest is not None else None
+        version = self._latest.get(game_id)
         cache = self.store.repository.cache
         if version is None or cache is None:
             return None
@@ -214,9 +216,11 @@ class GameService:
             return cached
         return None
 
-    def _evict(self, game_id: UUID) -> None:
-        if self._latest is not None:
-            self._latest.pop(game_id)
+    def _evict(self, game_id: UUID, stale: bool = False) -> None:
+        """Drop the cached game; ``stale``: it was found behind the store, so (without Redis) another process saves it."""
+        self._latest.pop(game_id)
+        if stale and self._shared is not None:
+            self._shared[game_id] = True
         cache = self.store.repository.cache
         if cache is not None:
             with contextlib.suppress(KeyError):
@@ -241,12 +245,12 @@ class GameService:
                         continue
                     self.store.save(game)
                 except IntegrityError:
-                    self._evict(game_id)
+                    self._evict(game_id, stale=trusted is not None)
                     if trusted is None:
                         attempt += 1  # another process saved first; a trusted cache that was stale is no race of ours
                     continue
                 except ServiceError:
-                    self._evict(game_id)
+                    self._evict(game_id, stale=trusted is not None)
                     if trusted is not None:
                         continue  # refused on the cached game: the game read afresh decides
                     raise
@@ -260,12 +264,11 @@ class GameService:
     def _saved(self, game: Game) -> None:
         if game.status in ("lobby", "active"):
             self._known_seq[game.id] = game.seq
-            if self._latest is not None:
+            if self._shared is None or game.id not in self._shared:
                 self._latest[game.id] = game.version
         else:
             self._known_seq.pop(game.id)
-            if self._latest is not None:
-                self._latest.pop(game.id)
+            self._latest.pop(game.id)
         deadline = self.deadline_in(game)
         for hook in self.after_save:
             hook(game, deadline)
