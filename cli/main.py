@@ -9,6 +9,7 @@ Run ``aegis <command> --help`` for each one's options.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -73,15 +74,23 @@ CHECKOUT = Path(__file__).resolve().parents[1]  # the repository, when the servi
 
 def benchmarks_here() -> bool:
     """Are the benchmarks beside this installation (a checkout: ``pip install -e .``)? They are not installed with the
-    service; from a checkout they are put on the import path."""
-    if not (CHECKOUT / "benchmarks" / "run.py").is_file():
-        return False
-    if str(CHECKOUT) not in sys.path:
-        sys.path.insert(0, str(CHECKOUT))
-    return True
+    service."""
+    return (CHECKOUT / "benchmarks" / "run.py").is_file()
+
+
+def _suites() -> tuple[tuple[str, ...], str]:
+    """The benchmark suites' names and what a suite's size means, read from the checkout's ``benchmarks/suites.py``
+    without putting the checkout on the import path (only ``aegis bench`` itself does)."""
+    spec = importlib.util.spec_from_file_location("aegis_bench_suites", CHECKOUT / "benchmarks" / "suites.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return tuple(module.SUITES), str(module.SIZE_MEANS)
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if benchmarks_here() and str(CHECKOUT) not in sys.path:
+        sys.path.insert(0, str(CHECKOUT))  # the benchmarks are run from the checkout, not installed
     if not benchmarks_here():
         print(
             "aegis bench: the benchmarks are not installed with the service; run it from a checkout of the repository "
@@ -163,9 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     suites: tuple[str, ...] = ()  # an installed service without its checkout: the command says so when run
     size_means = "the suite's size"
     if benchmarks_here():
-        from benchmarks.suites import SIZE_MEANS, SUITES
-
-        suites, size_means = SUITES, SIZE_MEANS
+        suites, size_means = _suites()
     bench = sub.add_parser(
         "bench",
         help="run benchmarks (never part of the tests)",

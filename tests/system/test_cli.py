@@ -150,3 +150,21 @@ def test_bench_without_its_checkout_says_how_to_get_it(capsys, monkeypatch, tmp_
     assert main(["bench", "engine"]) == 2
     err = capsys.readouterr().err
     assert "not installed with the service" in err and "checkout" in err
+
+
+def test_the_command_line_leaves_the_import_path_alone_unless_it_runs_the_benchmarks(monkeypatch, capsys):
+    """Every ``aegis`` command builds the same parser; only ``aegis bench`` puts the checkout on the import path (where
+    its top-level folders would otherwise shadow any installed module of the same name: ``api``, ``domain``...)."""
+    import sys
+
+    import aegis.cli.main
+
+    checkout = str(aegis.cli.main.CHECKOUT)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in (checkout, "", ".")])
+    before = list(sys.path)
+    aegis.cli.main.build_parser()
+    assert sys.path == before
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])  # the suites are still offered, read from the checkout
+    assert "{all,engine,prompts,store" in capsys.readouterr().out
+    assert sys.path == before
