@@ -1,0 +1,174 @@
+"""The review of a finished game (the ruleset's ``review``, served as ``GET /api/games/{id}/review``): for each player,
+every claim they made and every answer they gave to a claim (call, pass, guard, use of an item), each with the odds
+that the claim was held as the reader knew them at that moment (``odds.holds_probability``) and what happened; the
+calls made against the odds, the bluffs that got through, and how well each player's calls were calibrated.
+
+Definitions (the README's "Odds and the review" says the same):
+
+- ``probability``: P(the claimant holds the claimed card), exactly, as the reader knew it at the claim's step (an
+  answer is given with the same knowledge: no card moves between a claim and the answers to it).
+- ``held``: what was true: the claimant held an unrevealed card of the claimed building (R57, R58).
+- a call *against the odds*: a call made when the probability was 1/2 or more (the claim was at least as likely
+  held as not, as the reader knew it).
+- a bluff *that got through*: a claim that was not held and that nobody called.
+- calibration of a player's calls: how many, the mean probability that the called claim was held, the fraction of
+  them actually held, and the Brier score, the mean of (probability - held)² (0 is perfect; 0.25 is a coin's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from aegis.domain.everaegis.audit import undone
+from aegis.domain.everaegis.config import Config
+from aegis.domain.everaegis.evolve import apply, initial_state
+from aegis.domain.everaegis.odds import claim_of, holds_probability
+from aegis.domain.everaegis.redaction import view
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.events import Event
+from aegis.domain.kernel.redaction import Perspective
+
+AGAINST_THE_ODDS = 0.5
+
+
+def odds(state: GameState, event: dict[str, Any], perspective: Perspective) -> dict[str, Any] | None:
+    """The odds of the claim that ``event`` (as stored) makes, as ``perspective`` knew them with ``state`` (the state
+    after the event), and whether it was held; None if the event is no claim."""
+    found = claim_of(state, event)
+    if found is None:
+        return None
+    claimant, claim, about = found
+    p = holds_probability(view(state, perspective), claimant, claim)
+    return {
+        "claimant": claimant,
+        "claim": claim,
+        "about": about,
+        "probability": float(p),
+        "as_": perspective,
+        "held": state.holds(claimant, claim),
+    }
+
+
+def review(config: Config, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective) -> dict[str, Any]:
+    """Every claim and answer of a finished game's record, seat by seat, with the odds as ``perspective`` knew them
+    (``log``: the events as stored; ``events``: the same, decoded)."""
+    voids = undone(log)
+    state = initial_state(config)
+    moves: list[list[dict[str, Any]]] = [[] for _ in range(config.seats)]
+    pending: dict[str, Any] | None = None  # the last claim, until its window opens
+    windows: dict[int, dict[str, Any]] = {}  # window id -> its claim
+    given_at: dict[tuple[int, int], int] = {}  # (window, seat) -> the step of the answer
+    calls: dict[tuple[int, int], dict[str, Any]] = {}  # (window, caller) -> the call
+    challenged: int | None = None  # the window whose call is being settled
+    for stored, event in zip(log, events, strict=True):
+        apply(state, event)
+        seq, kind = stored["seq"], stored["type"]
+        found = odds(state, stored, perspective)
+        if found is not None:
+            pending = {
+                "step": seq,
+                "kind": "claim",
+                "seat": found["claimant"],
+                "claimant": found["claimant"],
+                "claim": found["claim"],
+                "about": found["about"],
+                "probability": found["probability"],
+                "held": found["held"],
+                "outcome": "not called",
+                "claim_step": seq,
+            }
+            moves[found["claimant"]].append(pending)
+        elif kind == "ReactionWindowOpened" and stored.get("claim") and pending is not None:
+            if pending["claimant"] == stored["claimant"] and pending["claim"] == stored["claim"]:
+                windows[stored["window"]] = pending
+            pending = None
+        elif kind == "ReactionGiven":
+            given_at[(stored["window"], stored["seat"])] = seq
+        elif kind == "ReactionWindowClosed" and stored["window"] in windows:
+            claim = windows[stored["window"]]
+            for seat_text, answer in sorted(stored["answers"].items(), key=lambda a: int(a[0])):
+                seat = int(seat_text)
+                entry = {
+                    **claim,
+                    "of": claim,
+                    "step": given_at.get((stored["window"], seat), seq),
+                    "kind": answer.get("answer"),
+                    "seat": seat,
+                    "means": answer.get("means"),
+                    "outcome": None,  # filled in below, once the claim's fate is known
+                }
+                moves[seat].append(entry)
+                if entry["kind"] == "call":
+                    calls[(stored["window"], seat)] = entry
+        elif kind == "BluffCalled" and stored["window"] in windows:
+            challenged = stored["window"]  # one call is settled at a time (R58-R60)
+            for seat in stored.get("void_calls", []):
+                if (challenged, seat) in calls:
+                    calls[(challenged, seat)]["outcome"] = "void"
+        elif kind in ("ClaimProven", "BluffExposed") and challenged is not None:
+            windows[challenged]["outcome"] = "proven" if kind == "ClaimProven" else "exposed"
+        elif kind == "CallSettled" and challenged is not None:
+            call = calls.get((challenged, stored["caller"]))
+            if call is not None:
+                call["outcome"] = "right" if stored["correct"] else "wrong"
+            challenged = None
+    players = []
+    for seat, mine in enumerate(moves):
+        out = [_finished(m, voids) for m in mine]
+        players.append({"seat": seat, "moves": out, "summary": _summary(out), "calibration": _calibration(out)})
+    return {"players": players}
+
+
+def _finished(move: dict[str, Any], voids: list[tuple[int, int]]) -> dict[str, Any]:
+    """A move as the review shows it: every field, the claim's fate for an answer that is no call."""
+    kind = move["kind"]
+    outcome = move["outcome"]
+    if outcome is None and kind == "call":  # the game ended before the call was settled
+        outcome = "unsettled"
+    if outcome is None:  # a pass, a guard, an item used: what became of the claim
+        outcome = move["of"]["outcome"]
+    return {
+        "step": move["step"],
+        "kind": kind,
+        "claimant": move["claimant"],
+        "claim": move["claim"],
+        "about": move["about"],
+        "claim_step": move["claim_step"],
+        "means": move.get("means"),
+        "probability": move["probability"],
+        "held": move["held"],
+        "outcome": outcome,
+        "against_odds": move["probability"] >= AGAINST_THE_ODDS if kind == "call" else None,
+        "bluff_through": (not move["held"] and outcome == "not called") if kind == "claim" else None,
+        "undone": any(lo <= move["step"] <= hi for lo, hi in voids),
+    }
+
+
+def _summary(moves: list[dict[str, Any]]) -> dict[str, int]:
+    live = [m for m in moves if not m["undone"]]
+    claims = [m for m in live if m["kind"] == "claim"]
+    calls = [m for m in live if m["kind"] == "call"]
+    return {
+        "claims": len(claims),
+        "bluffs": sum(1 for m in claims if not m["held"]),
+        "bluffs_through": sum(1 for m in claims if m["bluff_through"]),
+        "calls": len(calls),
+        "calls_right": sum(1 for m in calls if m["outcome"] == "right"),
+        "calls_against_odds": sum(1 for m in calls if m["against_odds"]),
+        "passes": sum(1 for m in live if m["kind"] == "pass"),
+        "guards": sum(1 for m in live if m["kind"] == "guard"),
+    }
+
+
+def _calibration(moves: list[dict[str, Any]]) -> dict[str, Any]:
+    calls = [m for m in moves if m["kind"] == "call" and not m["undone"]]
+    if not calls:
+        return {"calls": 0, "mean_probability": None, "held_rate": None, "brier": None}
+    n = len(calls)
+    return {
+        "calls": n,
+        "mean_probability": sum(m["probability"] for m in calls) / n,
+        "held_rate": sum(1 for m in calls if m["held"]) / n,
+        "brier": sum((m["probability"] - m["held"]) ** 2 for m in calls) / n,
+    }
