@@ -65,9 +65,8 @@ def _slots(state: GameState, who: Perspective, claimant: int) -> tuple[list[Slot
             if label == STOCK or c.name not in BUILDINGS:  # a year's buildings are public (R16); its estates are not
                 slots.append((False, label != STOCK))
                 cards[kind(c.name)] += 1
-    for c in state.classic.estate_deck:
-        slots.append((False, True))
-        cards[ESTATE] += 1
+    slots += [(False, True)] * len(state.classic.estate_deck)
+    cards[ESTATE] += len(state.classic.estate_deck)
     return slots, cards
 
 
@@ -188,7 +187,11 @@ def test_r58_a_claim_proven_earlier_is_known_to_everyone_then_its_odds_are_1():
 def test_a21_a_card_put_on_the_deck_is_known_to_who_put_it_there():
     """The Laboratory's user knows the card they put on top (A21): once the next player draws it, they know that player
     holds it; the other readers still count."""
-    rig = {"deck": ["Barracks", "Temple", "Treasury", "Mason"], "hands": {"0": ["Laboratory", "Library"], "1": ["Mason"]}, "first_player": 0}
+    rig = {
+        "deck": ["Barracks", "Temple", "Treasury", "Mason"],
+        "hands": {"0": ["Laboratory", "Library"], "1": ["Mason"]},
+        "first_player": 0,
+    }
     t = Table(3, rig=rig)
     library = t.card(0, "Library")
     t.declare(0, "laboratory")
@@ -212,8 +215,8 @@ def test_r2_a_claim_of_a_building_whose_5_cards_are_all_placed_is_impossible():
         "deck": ["Mason"],
         "hands": {
             "0": ["Laboratory", "Barracks"],
-            "1": [{"name": "Temple", "revealed": True}, {"name": "Temple", "revealed": True}],
-            "2": [{"name": "Temple", "revealed": True}, {"name": "Temple", "revealed": True}, {"name": "Temple", "revealed": True}],
+            "1": [{"name": "Temple", "revealed": True}] * 2,
+            "2": [{"name": "Temple", "revealed": True}] * 3,
         },
         "first_player": 0,
     }
@@ -228,7 +231,11 @@ def test_r13_r15_classic_odds_count_the_estate_cards_and_their_estate_only_slots
     and the deck with the buildings; an estate in the claimant's hand is never the claimed building."""
     rig = {
         "deck": ["Temple", "Cellar"],
-        "hands": {"0": ["Caravan", "Mason", "Library"], "1": ["Temple", "Armory"], "2": [{"name": "Ballista", "revealed": True}, "Temple"]},
+        "hands": {
+            "0": ["Caravan", "Mason", "Library"],
+            "1": ["Temple", "Armory"],
+            "2": [{"name": "Ballista", "revealed": True}, "Temple"],
+        },
         "first_player": 0,
     }
     t = Table(3, variants="classic", options=PLAIN, rig=rig)
