@@ -22,7 +22,7 @@ reader can see every unrevealed card of the claimant, 0 or 1 (the omniscient rea
 What the count does not take from the record: constraints a reader could only have kept in mind from the history
 and that the view does not show (a card the reader saw discarded into the deck, after which the deck's cards can no
 longer be told apart; a deck made of a year or of estate cards, whose composition was public when it was made, once
-cards are drawn from it). See the limits in ``docs/odds.md``.
+cards are drawn from it): the README's "Odds and the review" says so.
 """
 
 from __future__ import annotations
