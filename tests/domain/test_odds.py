@@ -251,14 +251,22 @@ def test_r13_r15_classic_odds_count_the_estate_cards_and_their_estate_only_slots
 
 @pytest.mark.parametrize("variants", ["simpleton", "classic"])
 def test_r57_odds_on_real_deals_match_the_count_over_the_claimant_s_cards(variants):
-    """Unrigged games of both kinds, at every claim of their first 400 events: years with public compositions, the
-    estate deck and the years' estate cards (Classic), hands and a deck of unknown cards."""
+    """Unrigged games of both kinds, for their first 400 events: years with public compositions, the estate deck and
+    the years' estate cards (Classic), hands and a deck of unknown cards. At every step the view's count of unseen
+    slots and unplaced cards is the state's, for every reader; at every claim the odds are the enumeration's."""
     options = PLAIN if variants == "classic" else None
     game = play_game(seats=4, variants=variants, seed=f"odds-{variants}", bots=["random"], options=options)
     state = initial_state(make_config(seats=4))  # the record's GameStarted sets the game's own configuration
     claims = 0
     for e in game.events[:400]:
         apply(state, e)
+        if state.stage == "setup":
+            continue
+        for who in [*range(state.seats), SPECTATOR]:
+            u = unseen(view(state, who), 0)
+            slots, cards = _slots(state, who, 0)
+            assert u.free == sum(1 for _, only in slots if not only) and u.estate_only == sum(1 for _, only in slots if only)
+            assert u.buildings == Counter({n: k for n, k in cards.items() if n != ESTATE}) and u.estates == cards[ESTATE]
         found = odds(state, e.to_dict(), OMNISCIENT)
         if found is None:
             continue
