@@ -115,7 +115,7 @@ def test_review_errors_are_problems(sqlite_app):
 
 
 def test_the_review_page_is_served_and_escapes_nothing_itself(sqlite_app):
-    api, gid, t, _, _ = _bluff_called(sqlite_app)
+    gid = _bluff_called(sqlite_app)[1]
     c = sqlite_app.test_client()
     page = c.get(f"/review/{gid}?as=1")
     assert page.status_code == 200 and "/static/review.js" in page.get_data(as_text=True)

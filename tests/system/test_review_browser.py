@@ -23,7 +23,8 @@ def reviewed_game(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("review")
     env = {**clean_env(), "PYTHONPATH": f"{ROOT}:{ROOT / 'src'}"}  # this checkout's code, not an installed one
     port = free_port()
-    server = subprocess.Popen(aegis("serve", "--port", str(port)), cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    serve = aegis("serve", "--port", str(port))
+    server = subprocess.Popen(serve, cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
