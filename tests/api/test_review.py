@@ -114,7 +114,7 @@ def test_review_errors_are_problems(sqlite_app):
     assert c.get(f"/api/games/{gid}/review?as=2&step=3").status_code == 400  # no unknown parameters
 
 
-def test_the_review_page_is_served_and_escapes_nothing_itself(sqlite_app):
+def test_the_review_page_is_served_and_writes_names_as_text(sqlite_app):
     gid = _bluff_called(sqlite_app)[1]
     c = sqlite_app.test_client()
     page = c.get(f"/review/{gid}?as=1")

@@ -169,8 +169,9 @@ def test_r58_the_omniscient_odds_are_what_was_true():
 
 
 def test_r58_a_claim_proven_earlier_is_known_to_everyone_then_its_odds_are_1():
-    """E12 turned round: Fred holds the Treasury, Sally calls, Fred shows it and turns it face down again: everyone now
-    knows Fred holds it (R58), so Fred's next Treasury claim is held with probability 1 for every reader."""
+    """A card revealed then returned face down (a proof): Fred holds the Treasury, Sally calls, Fred shows it and turns
+    it face down again: everyone now knows Fred holds it (R58), so his next Treasury claim is held with probability 1
+    for every reader."""
     t = Table(3, rig={"deck": ["Mason", "Temple"], "hands": {"0": ["Treasury", "Laboratory"]}, "first_player": 0})
     assert holds_probability(t.view(2), 0, "Treasury") < 1
     t.declare(0, "treasury")
