@@ -34,7 +34,10 @@ from math import comb
 from typing import Any
 
 from aegis.domain.everaegis.catalog import CATALOG
+from aegis.domain.everaegis.redaction import view
 from aegis.domain.everaegis.setup import ESTATE_LABEL, STOCK
+from aegis.domain.everaegis.state import GameState
+from aegis.domain.kernel.redaction import Perspective
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def holds_probability(view: dict[str, Any], claimant: int, claim: str) -> Fracti
     return 1 - Fraction(comb(u.free - k, hidden), comb(u.free, hidden))
 
 
-def claim_of(state: Any, event: dict[str, Any]) -> tuple[int, str, str] | None:
+def claim_of(state: GameState, event: dict[str, Any]) -> tuple[int, str, str] | None:
     """(claimant, claimed building, "action" or "guard") if the event (as stored) is a claim: an action declared with
     its claim (R38; a SANCTIONED action and a mob's claim nothing, R61, R43) or a guard with a card (R65), whose
     claim is the guarded action's building. ``state``: the state after the event."""
@@ -108,3 +111,21 @@ def claim_of(state: Any, event: dict[str, Any]) -> tuple[int, str, str] | None:
         if act is not None and act.claim:
             return int(event["seat"]), str(act.claim), "guard"
     return None
+
+
+def odds(state: GameState, event: dict[str, Any], perspective: Perspective) -> dict[str, Any] | None:
+    """The odds of the claim that ``event`` (as stored) makes, as ``perspective`` knew them with ``state`` (the state
+    after the event), and whether it was held; None if the event is no claim."""
+    found = claim_of(state, event)
+    if found is None:
+        return None
+    claimant, claim, about = found
+    p = holds_probability(view(state, perspective), claimant, claim)
+    return {
+        "claimant": claimant,
+        "claim": claim,
+        "about": about,
+        "probability": float(p),
+        "as_": perspective,
+        "held": state.holds(claimant, claim),
+    }

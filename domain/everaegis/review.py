@@ -23,31 +23,11 @@ from typing import Any
 from aegis.domain.everaegis.audit import undone
 from aegis.domain.everaegis.config import Config
 from aegis.domain.everaegis.evolve import apply, initial_state
-from aegis.domain.everaegis.odds import claim_of, holds_probability
-from aegis.domain.everaegis.redaction import view
-from aegis.domain.everaegis.state import GameState
+from aegis.domain.everaegis.odds import odds
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import Perspective
 
 AGAINST_THE_ODDS = 0.5
-
-
-def odds(state: GameState, event: dict[str, Any], perspective: Perspective) -> dict[str, Any] | None:
-    """The odds of the claim that ``event`` (as stored) makes, as ``perspective`` knew them with ``state`` (the state
-    after the event), and whether it was held; None if the event is no claim."""
-    found = claim_of(state, event)
-    if found is None:
-        return None
-    claimant, claim, about = found
-    p = holds_probability(view(state, perspective), claimant, claim)
-    return {
-        "claimant": claimant,
-        "claim": claim,
-        "about": about,
-        "probability": float(p),
-        "as_": perspective,
-        "held": state.holds(claimant, claim),
-    }
 
 
 def review(config: Config, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective) -> dict[str, Any]:

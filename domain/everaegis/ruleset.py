@@ -13,6 +13,7 @@ from aegis.domain.everaegis import events as _events
 from aegis.domain.everaegis import evolve as _evolve
 from aegis.domain.everaegis import flow as _flow
 from aegis.domain.everaegis import narration as _narration
+from aegis.domain.everaegis import odds as _odds
 from aegis.domain.everaegis import prompts as _prompts
 from aegis.domain.everaegis import redaction as _redaction
 from aegis.domain.everaegis import review as _review
@@ -124,7 +125,7 @@ class EverAegis:
         return _audit.audit(config, log, step, reader, names, accepted)
 
     def odds(self, state: GameState, event: dict[str, Any], perspective: Perspective) -> dict[str, Any] | None:
-        return _review.odds(state, event, perspective)
+        return _odds.odds(state, event, perspective)
 
     def review(
         self, config: Config, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective

@@ -25,9 +25,8 @@ import pytest
 from aegis.domain.everaegis.catalog import BUILDINGS
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.evolve import apply, initial_state
-from aegis.domain.everaegis.odds import holds_probability, unseen
+from aegis.domain.everaegis.odds import holds_probability, odds, unseen
 from aegis.domain.everaegis.redaction import OMNISCIENT, SPECTATOR, view
-from aegis.domain.everaegis.review import odds
 from aegis.domain.everaegis.setup import STOCK
 from aegis.domain.everaegis.simulation import play_game
 from aegis.domain.everaegis.state import Card, GameState
