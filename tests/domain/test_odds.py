@@ -279,6 +279,36 @@ def test_r57_odds_on_real_deals_match_the_count_over_the_claimant_s_cards(varian
     assert claims >= 5
 
 
+VARIANT_GAMES = [
+    ("simpleton+quick", {"discovery": 1}),
+    ("simpleton+blasphemy", {"rubble_rouser": 1}),
+    ("simpleton+alliances+survival", None),
+    ("simpleton+overlord+long", None),
+    ("classic+dictator", PLAIN),
+    ("classic+artificers+plague", PLAIN),
+]
+
+
+@pytest.mark.parametrize(("variants", "options"), VARIANT_GAMES)
+def test_r2_every_card_is_placed_or_unseen_in_every_variant_and_zone(variants, options):
+    """Each card is counted once, placed or in an unseen slot, whatever zone it lies in (the Blasphemy card, R171;
+    the rubble, R158; a discovery token, R160; the estate deck and the years, R13-R16): at every step, for every
+    reader, the view's count equals the state's."""
+    seats = 5 if "alliances" in variants else 4  # allies sit to each side (R163)
+    game = play_game(seats=seats, variants=variants, seed=f"odds-{variants}", bots=["random"], options=options)
+    state = initial_state(make_config(seats=seats))
+    for e in game.events[:300]:
+        apply(state, e)
+        if not state.card_count() or state.status == "finished":  # no cards yet; at the end everyone sees everything
+            continue
+        for who in [*range(state.seats), SPECTATOR]:
+            u = unseen(view(state, who), 0)
+            slots, cards = _slots(state, who, 0)
+            assert (u.free, u.estate_only) == (sum(not o for _, o in slots), sum(o for _, o in slots)), (e.seq, who)
+            assert u.buildings == Counter({n: k for n, k in cards.items() if n != ESTATE}), (e.seq, who)
+            assert u.estates == cards[ESTATE], (e.seq, who)
+
+
 def test_odds_are_a_probability_and_the_omniscient_one_is_what_was_held():
     """Property: over random finished games, every claim's odds lie in [0, 1] for every reader, and the omniscient
     reader's are exactly ``held``."""
