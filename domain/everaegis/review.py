@@ -17,7 +17,7 @@ Definitions (the README's "Odds and the review" says the same):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aegis.domain.everaegis.audit import undone
@@ -33,71 +33,99 @@ AGAINST_THE_ODDS = 0.5
 def review(config: Config, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective) -> dict[str, Any]:
     """Every claim and answer of a finished game's record, seat by seat, with the odds as ``perspective`` knew them
     (``log``: the events as stored; ``events``: the same, decoded)."""
-    voids = undone(log)
+    walk = _Walk(config.seats)
     state = initial_state(config)
-    moves: list[list[dict[str, Any]]] = [[] for _ in range(config.seats)]
-    pending: dict[str, Any] | None = None  # the last claim, until its window opens
-    windows: dict[int, dict[str, Any]] = {}  # window id -> its claim
-    given_at: dict[tuple[int, int], int] = {}  # (window, seat) -> the step of the answer
-    calls: dict[tuple[int, int], dict[str, Any]] = {}  # (window, caller) -> the call
-    challenged: int | None = None  # the window whose call is being settled
     for stored, event in zip(log, events, strict=True):
         apply(state, event)
-        seq, kind = stored["seq"], stored["type"]
         found = odds(state, stored, perspective)
         if found is not None:
-            pending = {
-                "step": seq,
-                "kind": "claim",
-                "seat": found["claimant"],
-                "claimant": found["claimant"],
-                "claim": found["claim"],
-                "about": found["about"],
-                "probability": found["probability"],
-                "held": found["held"],
-                "outcome": "not called",
-                "claim_step": seq,
-            }
-            moves[found["claimant"]].append(pending)
-        elif kind == "ReactionWindowOpened" and stored.get("claim") and pending is not None:
-            if pending["claimant"] == stored["claimant"] and pending["claim"] == stored["claim"]:
-                windows[stored["window"]] = pending
-            pending = None
-        elif kind == "ReactionGiven":
-            given_at[(stored["window"], stored["seat"])] = seq
-        elif kind == "ReactionWindowClosed" and stored["window"] in windows:
-            claim = windows[stored["window"]]
-            for seat_text, answer in sorted(stored["answers"].items(), key=lambda a: int(a[0])):
-                seat = int(seat_text)
-                entry = {
-                    **claim,
-                    "of": claim,
-                    "step": given_at.get((stored["window"], seat), seq),
-                    "kind": answer.get("answer"),
-                    "seat": seat,
-                    "means": answer.get("means"),
-                    "outcome": None,  # filled in below, once the claim's fate is known
-                }
-                moves[seat].append(entry)
-                if entry["kind"] == "call":
-                    calls[(stored["window"], seat)] = entry
-        elif kind == "BluffCalled" and stored["window"] in windows:
-            challenged = stored["window"]  # one call is settled at a time (R58-R60)
-            for seat in stored.get("void_calls", []):
-                if (challenged, seat) in calls:
-                    calls[(challenged, seat)]["outcome"] = "void"
-        elif kind in ("ClaimProven", "BluffExposed") and challenged is not None:
-            windows[challenged]["outcome"] = "proven" if kind == "ClaimProven" else "exposed"
-        elif kind == "CallSettled" and challenged is not None:
-            call = calls.get((challenged, stored["caller"]))
-            if call is not None:
-                call["outcome"] = "right" if stored["correct"] else "wrong"
-            challenged = None
+            walk.claimed(stored["seq"], found)
+        else:
+            handler = _Walk.HANDLERS.get(stored["type"])
+            if handler is not None:
+                handler(walk, stored)
+    voids = undone(log)
     players = []
-    for seat, mine in enumerate(moves):
+    for seat, mine in enumerate(walk.moves):
         out = [_finished(m, voids) for m in mine]
         players.append({"seat": seat, "moves": out, "summary": _summary(out), "calibration": _calibration(out)})
     return {"players": players}
+
+
+class _Walk:
+    """The moves found so far, and what links a claim to its window, its answers and its call."""
+
+    def __init__(self, seats: int):
+        self.moves: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
+        self.pending: dict[str, Any] | None = None  # the last claim, until its window opens
+        self.windows: dict[int, dict[str, Any]] = {}  # window id -> its claim
+        self.given_at: dict[tuple[int, int], int] = {}  # (window, seat) -> the step of the answer
+        self.calls: dict[tuple[int, int], dict[str, Any]] = {}  # (window, caller) -> the call
+        self.challenged: int | None = None  # the window whose call is being settled (one at a time, R58-R60)
+
+    def claimed(self, seq: int, found: dict[str, Any]) -> None:
+        keep = ("claimant", "claim", "about", "probability", "held")
+        self.pending = {"step": seq, "kind": "claim", "outcome": "not called", "claim_step": seq} | {
+            k: found[k] for k in keep
+        }
+        self.moves[found["claimant"]].append(self.pending)
+
+    def window_opened(self, e: dict[str, Any]) -> None:
+        claim = self.pending
+        if e.get("claim") and claim is not None and (claim["claimant"], claim["claim"]) == (e["claimant"], e["claim"]):
+            self.windows[e["window"]] = claim
+        self.pending = None
+
+    def answered(self, e: dict[str, Any]) -> None:
+        self.given_at[(e["window"], e["seat"])] = e["seq"]
+
+    def window_closed(self, e: dict[str, Any]) -> None:
+        claim = self.windows.get(e["window"])
+        if claim is None:
+            return
+        for seat_text, answer in sorted(e["answers"].items(), key=lambda a: int(a[0])):
+            seat = int(seat_text)
+            entry = {
+                **claim,
+                "of": claim,  # its outcome is known later
+                "step": self.given_at.get((e["window"], seat), e["seq"]),
+                "kind": answer.get("answer"),
+                "means": answer.get("means"),
+                "outcome": None,
+            }
+            self.moves[seat].append(entry)
+            if entry["kind"] == "call":
+                self.calls[(e["window"], seat)] = entry
+
+    def called(self, e: dict[str, Any]) -> None:
+        if e["window"] not in self.windows:
+            return
+        self.challenged = e["window"]
+        for seat in e.get("void_calls", []):  # later callers are ignored (R60, A13)
+            if (e["window"], seat) in self.calls:
+                self.calls[(e["window"], seat)]["outcome"] = "void"
+
+    def shown(self, e: dict[str, Any]) -> None:
+        if self.challenged is not None:
+            self.windows[self.challenged]["outcome"] = "proven" if e["type"] == "ClaimProven" else "exposed"
+
+    def settled(self, e: dict[str, Any]) -> None:
+        if self.challenged is None:
+            return
+        call = self.calls.get((self.challenged, e["caller"]))
+        if call is not None:
+            call["outcome"] = "right" if e["correct"] else "wrong"
+        self.challenged = None
+
+    HANDLERS: dict[str, Callable[[_Walk, dict[str, Any]], None]] = {
+        "ReactionWindowOpened": window_opened,
+        "ReactionGiven": answered,
+        "ReactionWindowClosed": window_closed,
+        "BluffCalled": called,
+        "ClaimProven": shown,
+        "BluffExposed": shown,
+        "CallSettled": settled,
+    }
 
 
 def _finished(move: dict[str, Any], voids: list[tuple[int, int]]) -> dict[str, Any]:
