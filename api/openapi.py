@@ -300,6 +300,16 @@ PATHS: dict[str, dict[str, Any]] = {
             "responses": {"200": {"description": "the audit", **_json("AuditOut")}, **_problems(400, 401, 403, 404)},
         }
     },
+    "/api/games/{gid}/review": {
+        "get": {
+            "operationId": "get_review",
+            "summary": "A finished game's claims, calls, guards and passes with their exact odds as the perspective knew "
+            "them: calls against the odds, bluffs that got through, each player's calibration",
+            "parameters": [GAME_ID, {"in": "query", "schema": "ReviewQuery"}],
+            "security": OPTIONAL_BEARER,
+            "responses": {"200": {"description": "the review", **_json("ReviewOut")}, **_problems(400, 401, 403, 404, 409)},
+        }
+    },
     "/api/games/{gid}/verify": {
         "get": {
             "operationId": "verify_game",
@@ -326,6 +336,17 @@ PATHS: dict[str, dict[str, Any]] = {
         "get": {
             "operationId": "replay_viewer",
             "summary": "The step-through viewer (a web page): ?step=N&as=<seat|spectator|omniscient>, #token=<seat token>",
+            "parameters": [GAME_ID],
+            "responses": {
+                "200": {"description": "the page", "content": {"text/html": {"schema": {"type": "string"}}}},
+                **_problems(404, store=False),
+            },
+        }
+    },
+    "/review/{gid}": {
+        "get": {
+            "operationId": "review_page",
+            "summary": "The review of a finished game (a web page): ?as=<seat|spectator|omniscient>",
             "parameters": [GAME_ID],
             "responses": {
                 "200": {"description": "the page", "content": {"text/html": {"schema": {"type": "string"}}}},
@@ -463,6 +484,7 @@ def document() -> dict[str, Any]:
     tables = sorted({rules.shapes.table for rules in RULESETS.values()})
     if tables != ["TableOut"]:  # what a view's and a replay's table refer to: one of the hosted rulesets' tables
         found["TableOut"] = {"oneOf": [_ref(name) for name in tables]}
+    found["ReviewOut"]["examples"] = [schemas.REVIEW_EXAMPLE]
     for name, example in {k: v for rules in RULESETS.values() for k, v in rules.shapes.examples.items()}.items():
         out["components"]["schemas"][name]["examples"] = [example]
     return out

@@ -13,6 +13,7 @@ from aegis.replay import records
 bp = Blueprint("replays", __name__, url_prefix="/api/games")
 viewer_bp = Blueprint("viewer", __name__)
 VIEWER = Path(__file__).with_name("static") / "replay.html"
+REVIEW_PAGE = Path(__file__).with_name("static") / "review.html"
 
 
 @viewer_bp.get("/replay/<gid>")
@@ -20,6 +21,20 @@ def viewer(gid: str) -> Response:
     """The step-through viewer page; it reads /replay and /timeline (``?step=N&as=...``, ``#token=...``)."""
     game_id(gid)
     return Response(VIEWER.read_text(), mimetype="text/html")
+
+
+@viewer_bp.get("/review/<gid>")
+def review_page(gid: str) -> Response:
+    """The review page of a finished game; it reads /review (``?as=...``) and links each move to the viewer."""
+    game_id(gid)
+    return Response(REVIEW_PAGE.read_text(), mimetype="text/html")
+
+
+@bp.get("/<gid>/review")
+def review(gid: str) -> Response:
+    query = schemas.built(schemas.ReviewQuery).load(request.args.to_dict())
+    found = current_app.extensions["aegis.replays"].review(game_id(gid), query.get("as_"), token())
+    return answer(schemas.built(schemas.ReviewOut), found)
 
 
 @bp.get("/<gid>/replay")

@@ -195,6 +195,10 @@ class ReplayQuery(TimelineQuery):
     step = fields.Integer(validate=validate.Range(min=0), metadata={"description": "events applied (default: all)"})
 
 
+class ReviewQuery(TimelineQuery):
+    """``as``: whose knowledge the odds are counted with (any perspective once the game is over)."""
+
+
 class AuditQuery(TimelineQuery):
     step = fields.Integer(required=True, validate=validate.Range(min=1), metadata={"description": "a step of the claim"})
 
@@ -431,6 +435,24 @@ class NarratedEventOut(Open):
 # ----- the table (domain/everaegis/redaction.py ``view``): what a reader may know, every known field typed -----
 
 
+class OddsOut(Schema):
+    """The odds of the claim a step makes (a finished game only): exact counting over the cards the perspective could
+    not place (README, "Odds and the review")."""
+
+    claimant = fields.Integer(required=True, metadata={"description": "the seat that claims"})
+    claim = fields.String(required=True, metadata={"description": "the claimed building, as the view names it"})
+    about = fields.String(
+        required=True, validate=validate.OneOf(["action", "guard"]), metadata={"description": "an action's claim or a guard's"}
+    )
+    probability = fields.Float(
+        required=True,
+        validate=validate.Range(min=0, max=1),
+        metadata={"description": "P(the claimant held the claimed card), as the perspective knew it at this step"},
+    )
+    as_ = fields.Raw(required=True, metadata=PERSPECTIVE)
+    held = fields.Boolean(required=True, metadata={"description": "whether the claimant truly held it"})
+
+
 class ReplayOut(Schema):
     id = fields.String(required=True)
     step = fields.Integer(required=True)
@@ -446,6 +468,161 @@ class ReplayOut(Schema):
         allow_none=True,
         metadata={"description": "the event of this step, as the perspective may see it, with its 'text' (null at step 0)"},
     )
+    odds = fields.Nested(
+        OddsOut,
+        allow_none=True,
+        metadata={"description": "a finished game's claim at this step with its odds as the perspective knew them; else null"},
+    )
+
+
+REVIEW_EXAMPLE = {
+    "id": "5b0c9c1e-8f5e-4f0e-9a51-0f0d1c2b3a40",
+    "as": 1,
+    "steps": 212,
+    "players": [
+        {
+            "seat": 0,
+            "name": "Fred",
+            "moves": [
+                {
+                    "step": 31,
+                    "kind": "claim",
+                    "claimant": 0,
+                    "claim": "Treasury",
+                    "about": "action",
+                    "claim_step": 31,
+                    "means": None,
+                    "probability": 0.5,
+                    "held": False,
+                    "outcome": "exposed",
+                    "against_odds": None,
+                    "bluff_through": False,
+                    "undone": False,
+                }
+            ],
+            "summary": {
+                "claims": 1,
+                "bluffs": 1,
+                "bluffs_through": 0,
+                "calls": 0,
+                "calls_right": 0,
+                "calls_against_odds": 0,
+                "passes": 0,
+                "guards": 0,
+            },
+            "calibration": {"calls": 0, "mean_probability": None, "held_rate": None, "brier": None},
+        },
+        {
+            "seat": 1,
+            "name": "Sally",
+            "moves": [
+                {
+                    "step": 33,
+                    "kind": "call",
+                    "claimant": 0,
+                    "claim": "Treasury",
+                    "about": "action",
+                    "claim_step": 31,
+                    "means": None,
+                    "probability": 0.5,
+                    "held": False,
+                    "outcome": "right",
+                    "against_odds": True,
+                    "bluff_through": None,
+                    "undone": False,
+                }
+            ],
+            "summary": {
+                "claims": 0,
+                "bluffs": 0,
+                "bluffs_through": 0,
+                "calls": 1,
+                "calls_right": 1,
+                "calls_against_odds": 1,
+                "passes": 0,
+                "guards": 0,
+            },
+            "calibration": {"calls": 1, "mean_probability": 0.5, "held_rate": 0.0, "brier": 0.25},
+        },
+    ],
+}
+
+
+class ReviewMoveOut(Schema):
+    step = fields.Integer(required=True, metadata={"description": "the step of the claim, or of the answer"})
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(["claim", "call", "pass", "guard", "use"]),
+        metadata={"description": "claim: the player claimed; else the player's answer to another's claim"},
+    )
+    claimant = fields.Integer(required=True)
+    claim = fields.String(required=True, metadata={"description": "the claimed building"})
+    about = fields.String(required=True, validate=validate.OneOf(["action", "guard"]))
+    claim_step = fields.Integer(required=True, metadata={"description": "the step of the claim answered"})
+    means = fields.String(allow_none=True, metadata={"description": "a guard's or an item's means (card, wall, the item)"})
+    probability = fields.Float(
+        required=True,
+        validate=validate.Range(min=0, max=1),
+        metadata={"description": "P(the claim was held), exactly, as the perspective knew it at the claim"},
+    )
+    held = fields.Boolean(required=True, metadata={"description": "what was true"})
+    outcome = fields.String(
+        required=True,
+        validate=validate.OneOf(["not called", "proven", "exposed", "right", "wrong", "void", "unsettled"]),
+        metadata={
+            "description": "a call: right, wrong, void (a later caller's, ignored) or unsettled (the game ended); "
+            "a claim and any other answer: what became of the claim (not called, proven, exposed)"
+        },
+    )
+    against_odds = fields.Boolean(
+        allow_none=True, metadata={"description": "a call made when the probability was 1/2 or more (null: no call)"}
+    )
+    bluff_through = fields.Boolean(
+        allow_none=True, metadata={"description": "a claim not held that nobody called (null: no claim)"}
+    )
+    undone = fields.Boolean(required=True, metadata={"description": "an undo made it void (counted nowhere)"})
+
+
+class ReviewSummaryOut(Schema):
+    claims = fields.Integer(required=True)
+    bluffs = fields.Integer(required=True, metadata={"description": "claims not held"})
+    bluffs_through = fields.Integer(required=True, metadata={"description": "bluffs nobody called"})
+    calls = fields.Integer(required=True)
+    calls_right = fields.Integer(required=True)
+    calls_against_odds = fields.Integer(required=True, metadata={"description": "calls made at a probability of 1/2 or more"})
+    passes = fields.Integer(required=True)
+    guards = fields.Integer(required=True)
+
+
+class CalibrationOut(Schema):
+    """How well the odds (as the perspective knew them) matched the player's calls."""
+
+    calls = fields.Integer(required=True)
+    mean_probability = fields.Float(
+        required=True, allow_none=True, metadata={"description": "the mean probability that a called claim was held"}
+    )
+    held_rate = fields.Float(required=True, allow_none=True, metadata={"description": "the fraction of called claims held"})
+    brier = fields.Float(
+        required=True, allow_none=True, metadata={"description": "mean of (probability - held)^2: 0 is perfect, 0.25 a coin's"}
+    )
+
+
+class ReviewPlayerOut(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    moves = fields.List(fields.Nested(ReviewMoveOut), required=True, metadata={"description": "in the order of the record"})
+    summary = fields.Nested(ReviewSummaryOut, required=True)
+    calibration = fields.Nested(CalibrationOut, required=True)
+
+
+class ReviewOut(Schema):
+    """A finished game's claims, calls, guards and passes, seat by seat, with the odds as the perspective knew them
+    (README, "Odds and the review")."""
+
+    id = fields.String(required=True)
+    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
+    steps = fields.Integer(required=True)
+    players = fields.List(fields.Nested(ReviewPlayerOut), required=True)
 
 
 class TimelineItemOut(Schema):

@@ -12,6 +12,7 @@ from aegis.domain.kernel.events import event_from_dict
 from aegis.domain.kernel.redaction import Perspective, redact_event
 from aegis.replay import perspective, records
 from aegis.replay.engine import Replay
+from aegis.replay.review import must_be_over, odds_at, review_of
 from aegis.service.aggregate import Game
 from aegis.service.errors import BadRequest, NotFound
 from aegis.service.games import GameService
@@ -76,7 +77,16 @@ class Replays:
             "rigged": game.rigged,
             "table": rules.view(state, who),
             "event": event,
+            "odds": odds_at(rules, game, state, log[n - 1] if n > 0 else None, who),
         }
+
+    def review(self, game_id: UUID, as_: str | None, token: str | None) -> dict[str, Any]:
+        """Every claim and answer of a finished game with its odds as ``as_`` knew them (``replay.review``)."""
+        game, log = self._load(game_id)
+        must_be_over(game)
+        who = perspective.looking_as(game, as_, token)
+        replay = self._replay(game, log)
+        return review_of(ruleset_named(game.ruleset), game, log, replay.events, replay.config, who)
 
     def timeline(self, game_id: UUID, as_: str | None, token: str | None) -> dict[str, Any]:
         game, log = self._load(game_id)

@@ -1,17 +1,17 @@
 """The cautious bot: plays what it truly holds, bluffs rarely, and calls only when the odds favour it.
 
-It reads only its own view (never the hidden state): its own cards, every revealed or otherwise
-known card, and the counts of cards it cannot see.
+It reads only its own view (never the hidden state): its odds of a claim are ``odds.holds_probability`` of that
+view, the exact count the review of a finished game shows for the same seat.
 """
 
 from __future__ import annotations
 
 import random
-from math import comb
 from typing import Any
 
 from aegis.domain.bots import pick_group_then_option
 from aegis.domain.everaegis.catalog import CATALOG
+from aegis.domain.everaegis.odds import holds_probability
 from aegis.domain.kernel.prompts import Option, Prompt
 
 BLUFF_CHANCE = 0.1
@@ -78,27 +78,3 @@ class CautiousBot:
         ):
             return by_answer["call"].command
         return by_answer["pass"].command
-
-
-def holds_probability(view: dict[str, Any], seat: int, claim: str) -> float:
-    """P(the claimant holds at least one unrevealed ``claim``), from what this reader can see."""
-    claimant = view["players"][seat]
-    hidden = [c for c in claimant["cards"] if not c["revealed"] and not c.get("name")]
-    if any(not c["revealed"] and c.get("name") == claim for c in claimant["cards"]):
-        return 1.0
-    total = sum(CATALOG.building_count.values())
-    seen_claim = 0
-    seen = 0
-    for p in view["players"]:
-        for c in p["cards"]:
-            if c.get("name") in CATALOG.building_count:  # buildings only: a Classic game's estate cards claim nothing
-                seen += 1
-                seen_claim += c["name"] == claim
-    unseen = total - seen
-    unseen_claim = CATALOG.building_count[claim] - seen_claim
-    h = min(len(hidden), unseen)  # Classic: some hidden cards may be estates, counted here as if buildings
-    if h == 0 or unseen_claim <= 0:
-        return 0.0
-    if unseen - unseen_claim < h:
-        return 1.0  # too few other cards unseen: one of the hidden cards must be the claimed one
-    return 1.0 - comb(unseen - unseen_claim, h) / comb(unseen, h)

@@ -13,8 +13,10 @@ from aegis.domain.everaegis import events as _events
 from aegis.domain.everaegis import evolve as _evolve
 from aegis.domain.everaegis import flow as _flow
 from aegis.domain.everaegis import narration as _narration
+from aegis.domain.everaegis import odds as _odds
 from aegis.domain.everaegis import prompts as _prompts
 from aegis.domain.everaegis import redaction as _redaction
+from aegis.domain.everaegis import review as _review
 from aegis.domain.everaegis import rig as _rig
 from aegis.domain.everaegis import statistics as _statistics
 from aegis.domain.everaegis import table_text as _table_text
@@ -121,6 +123,14 @@ class EverAegis:
         accepted: dict[int, dict[str, Any]],
     ) -> dict[str, Any]:
         return _audit.audit(config, log, step, reader, names, accepted)
+
+    def odds(self, state: GameState, event: dict[str, Any], perspective: Perspective) -> dict[str, Any] | None:
+        return _odds.odds(state, event, perspective)
+
+    def review(
+        self, config: Config, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective
+    ) -> dict[str, Any]:
+        return _review.review(config, log, events, perspective)
 
     def undone(self, log: list[dict[str, Any]]) -> list[tuple[int, int]]:
         return _audit.undone(log)

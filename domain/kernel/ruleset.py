@@ -156,6 +156,15 @@ class Ruleset(Protocol):
         as stored; ``accepted``: seq -> the seat's command that caused that event (``type``, ``at``). Raises
         ``MalformedCommand`` when the step holds nothing to audit."""
 
+    def odds(self, state: Any, event: dict[str, Any], perspective: Perspective) -> dict[str, Any] | None:
+        """If ``event`` (as stored; ``state``: the state after it) is a claim, its odds as ``perspective`` knew them:
+        ``{"claimant", "claim", "about", "probability" (exact, 0..1), "as_": perspective, "held"}``; else None. Only
+        for a finished game's record: during a game it would be an analysis engine at the table."""
+
+    def review(self, config: Any, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective) -> dict[str, Any]:
+        """A finished game's claims and answers, seat by seat, with their odds as ``perspective`` knew them:
+        ``{"players": [{"seat", "moves", "summary", "calibration"}]}`` (``log``: as stored; ``events``: decoded)."""
+
     def undone(self, log: list[dict[str, Any]]) -> list[tuple[int, int]]:
         """The spans of seqs (first, last) that the game's own rules made void (an undo), for timelines."""
 

@@ -1,0 +1,123 @@
+// The review page: /review/<game>?as=<seat|spectator|omniscient>[#token=<seat token>]
+"use strict";
+
+const gameId = location.pathname.split("/").filter(Boolean).pop();
+const params = new URLSearchParams(location.search);
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const $ = (id) => document.getElementById(id);
+let as = params.get("as") || "spectator";
+
+async function api(path) {
+  const headers = token ? { Authorization: "Bearer " + token } : {};
+  const response = await fetch(path, { headers });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.detail || response.statusText);
+  return body;
+}
+
+function showError(message) {
+  $("error").textContent = message;
+  $("error").hidden = !message;
+}
+
+function cell(row, text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;  // names and card names are text, never markup
+  if (className) td.className = className;
+  row.append(td);
+  return td;
+}
+
+const percent = (p) => (p === null || p === undefined ? "–" : `${(100 * p).toFixed(1)}%`);
+
+function replayLink(step) {
+  const a = document.createElement("a");
+  a.href = `/replay/${encodeURIComponent(gameId)}?step=${step}&as=${encodeURIComponent(as)}${location.hash}`;
+  a.textContent = String(step);
+  a.title = "this step in the replay viewer";
+  return a;
+}
+
+function moveRow(move, names) {
+  const tr = document.createElement("tr");
+  if (move.against_odds) tr.classList.add("against");
+  if (move.bluff_through) tr.classList.add("through");
+  if (move.undone) tr.classList.add("undone");
+  cell(tr, "").append(replayLink(move.step));
+  const what = move.kind === "claim" ? `claims (${move.about})` : move.kind + (move.means ? ` (${move.means})` : "");
+  cell(tr, what);
+  cell(tr, move.kind === "claim" ? "–" : names[move.claimant] ?? `seat ${move.claimant}`);
+  cell(tr, move.claim);
+  cell(tr, percent(move.probability), "num");
+  cell(tr, move.held ? "held" : "bluff");
+  const notes = [];
+  if (move.against_odds) notes.push("against the odds");
+  if (move.bluff_through) notes.push("got through");
+  if (move.undone) notes.push("undone");
+  cell(tr, move.outcome + (notes.length ? ` · ${notes.join(", ")}` : ""));
+  return tr;
+}
+
+function render(review) {
+  $("game-id").textContent = review.id;
+  const names = Object.fromEntries(review.players.map((p) => [p.seat, p.name]));
+  const root = $("players");
+  root.textContent = "";
+  for (const p of review.players) {
+    const box = document.createElement("section");
+    box.className = "player";
+    box.dataset.seat = p.seat;
+    const h = document.createElement("h2");
+    h.textContent = `${p.name} (seat ${p.seat})`;
+    const s = p.summary;
+    const c = p.calibration;
+    const summary = document.createElement("p");
+    summary.className = "summary";
+    summary.textContent =
+      `${s.claims} claims, ${s.bluffs} bluffs, ${s.bluffs_through} got through · ` +
+      `${s.calls} calls, ${s.calls_right} right, ${s.calls_against_odds} against the odds · ` +
+      `${s.passes} passes, ${s.guards} guards · calibration of calls: mean odds ${percent(c.mean_probability)}, ` +
+      `held ${percent(c.held_rate)}, Brier ${c.brier === null ? "–" : c.brier.toFixed(3)}`;
+    box.append(h, summary);
+    if (p.moves.length) {
+      const table = document.createElement("table");
+      const head = document.createElement("tr");
+      for (const title of ["step", "move", "claimant", "claim", "odds held", "truth", "what happened"]) {
+        const th = document.createElement("th");
+        th.textContent = title;
+        head.append(th);
+      }
+      table.append(head);
+      for (const m of p.moves) table.append(moveRow(m, names));
+      box.append(table);
+    }
+    root.append(box);
+  }
+  const select = $("perspective");
+  select.textContent = "";
+  for (const [value, label] of [["spectator", "spectator"], ...review.players.map((p) => [String(p.seat), p.name]), ["omniscient", "omniscient (what was true)"]]) {
+    const option = document.createElement("option");
+    option.value = value;
+    option.textContent = label;
+    option.selected = value === String(review.as);
+    select.append(option);
+  }
+  $("replay-link").href = `/replay/${encodeURIComponent(gameId)}?as=${encodeURIComponent(as)}${location.hash}`;
+}
+
+async function load() {
+  try {
+    showError("");
+    render(await api(`/api/games/${encodeURIComponent(gameId)}/review?as=${encodeURIComponent(as)}`));
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+$("perspective").addEventListener("change", (e) => {
+  as = e.target.value;
+  history.replaceState(null, "", `?as=${encodeURIComponent(as)}${location.hash}`);
+  load();
+});
+
+load();

@@ -1,0 +1,74 @@
+"""The review page in a real browser (Debian's Chromium driven by Playwright), against a running ``aegis serve`` of
+this checkout: a finished game's players in tables, their names shown as text (a name that looks like markup stays
+text), each move linked to its step in the replay viewer, and the perspective selector reloading the odds."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.system.test_serve import ROOT, aegis, clean_env, free_port
+from tests.system.test_viewer_browser import browser as browser  # the same Chromium fixture
+
+NAME = "<i>Ann</i>"
+
+
+@pytest.fixture(scope="module")
+def reviewed_game(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("review")
+    env = {**clean_env(), "PYTHONPATH": f"{ROOT}:{ROOT / 'src'}"}  # this checkout's code, not an installed one
+    port = free_port()
+    serve = aegis("serve", "--port", str(port))
+    server = subprocess.Popen(serve, cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(url + "/readyz", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        played = subprocess.run(
+            aegis("play", "--url", url, "--auto", "--seats", "3", "--seed", "review", "--name", NAME),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+        assert played.returncode == 0, played.stderr
+        with urllib.request.urlopen(url + "/api/games?status=finished") as r:
+            gid = json.loads(r.read())["games"][0]["id"]
+        yield url, gid, tmp
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_review_page_shows_every_player_s_moves_as_text_with_links_to_the_viewer(browser, reviewed_game):
+    url, gid, tmp = reviewed_game
+    with urllib.request.urlopen(f"{url}/api/games/{gid}/review?as=0") as r:
+        review = json.loads(r.read())
+    moves = sum(len(p["moves"]) for p in review["players"])
+    assert moves > 0
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{url}/review/{gid}?as=0")
+    page.wait_for_selector("section.player")
+    assert page.locator("section.player").count() == 3
+    assert page.locator("section.player tr").count() == moves + sum(1 for p in review["players"] if p["moves"])
+    heading = page.locator("section.player h2").first
+    assert heading.inner_text().startswith(NAME) and heading.locator("i").count() == 0  # markup in a name stays text
+    first = next(m for p in review["players"] for m in p["moves"])
+    link = page.locator(f'section.player a[href="/replay/{gid}?step={first["step"]}&as=0"]')
+    assert link.count() >= 1
+    page.screenshot(path=str(Path(tmp) / "review-seat-0.png"), full_page=True)
+    page.select_option("#perspective", "omniscient")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('as') === 'omniscient'")
+    page.wait_for_selector(f'section.player a[href="/replay/{gid}?step={first["step"]}&as=omniscient"]')
+    odds = page.locator("section.player td.num").all_inner_texts()
+    assert odds and set(odds) <= {"0.0%", "100.0%"}  # what was true
+    page.close()
