@@ -446,6 +446,14 @@ class ReplayOut(Schema):
         allow_none=True,
         metadata={"description": "the event of this step, as the perspective may see it, with its 'text' (null at step 0)"},
     )
+    prompts = fields.List(
+        fields.Nested(PromptOut),
+        required=True,
+        metadata={
+            "description": "the decisions the perspective's seat faced after this step, as its view listed them "
+            "(empty for a spectator and the omniscient)"
+        },
+    )
 
 
 class TimelineItemOut(Schema):
