@@ -246,7 +246,8 @@ function renderPlay(table) {
     const sanctioned = action.sanctioned ? " (sanctioned)" : "";
     const guards = (action.guards || []).map((g) => `${name(g.seat)} guards (${g.means}, ${g.status})`);
     const war = action.war ? [`war: ${name(action.war.attacker)} against ${name(action.war.defender)} (${action.war.stage})`] : [];
-    a.textContent = [`${name(action.declarer)} declared ${action.action}${claim}${sanctioned} · ${action.stage}`, ...guards, ...war].join(" · ");
+    const declared = `${name(action.declarer)}'s ${action.action} action${claim}${sanctioned} (stage: ${action.stage})`;
+    a.textContent = [declared, ...guards, ...war].join(" · ");
   }
   renderWindow(window_);
   const c = $("challenge");
@@ -709,7 +710,7 @@ function renderStepDisputes(step) {
     return el(
       "li",
       { class: "dispute", "data-dispute": d.id },
-      el("p", { text: `${d.status}: ${d.text}` }),
+      el("p", { text: `${d.status}${d.by ? `, opened by ${d.by}` : ""}: ${d.text}` }),
       comments.length ? el("ul", { class: "comments", "aria-label": "comments" }, ...comments) : null,
       d.verdict ? el("p", { class: "verdict", text: `Verdict: ${words(d.verdict)}` }) : null,
     );

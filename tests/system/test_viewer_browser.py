@@ -147,7 +147,7 @@ def _no_overflow(page) -> None:
 
 
 def test_step_jump_keys_and_permalink(browser, finished_game):
-    url, gid, log, tmp = finished_game
+    url, gid, log, _ = finished_game
     page = _open(browser, f"{url}/replay/{gid}?step=10&as=spectator", step=10)
     assert page.locator("#step-label").text_content() == f"step 10 / {len(log)}"
     page.click("#next")
@@ -164,7 +164,7 @@ def test_step_jump_keys_and_permalink(browser, finished_game):
 
 
 def test_a_card_hidden_from_a_seat_stays_hidden_there_and_shows_to_the_omniscient(browser, finished_game):
-    url, gid, log, tmp = finished_game
+    url, gid, log, _ = finished_game
     # a card seen for the first time as seat 1 draws it (a card seat 0 put on the deck with Laboratory is known to
     # seat 0 when seat 1 draws it: that one would rightly show)
     drawn = next(
@@ -211,6 +211,7 @@ def test_nothing_overflows_and_every_control_takes_the_focus(browser, finished_g
         page.keyboard.press("Tab")
         reached.add(page.evaluate("document.activeElement && document.activeElement.dataset.tabCheck"))
     assert {str(i) for i in range(controls)} <= reached
+    page.evaluate("document.activeElement.blur()")
     name = "viewer-desktop.png" if size is DESKTOP else "viewer-phone.png"
     page.screenshot(path=str(_shots(tmp) / name), full_page=size is PHONE)
     page.close()
@@ -218,7 +219,7 @@ def test_nothing_overflows_and_every_control_takes_the_focus(browser, finished_g
 
 @SIZES
 def test_the_log_stops_at_the_step_and_shows_the_whole_game_on_request_once_it_is_over(browser, finished_game, size):
-    url, gid, log, tmp = finished_game
+    url, gid, log, _ = finished_game
     page = _open(browser, f"{url}/replay/{gid}?step=0&as=spectator", size, step=0)
     assert page.locator("#log li:visible").count() == 0  # step 0: no future event is listed
     page.keyboard.press("ArrowRight")
