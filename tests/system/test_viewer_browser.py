@@ -362,3 +362,19 @@ def test_a_view_not_open_yet_reads_as_a_page_with_a_way_to_watch(browser, active
     page.wait_for_function("document.getElementById('table-area').getAttribute('aria-busy') === 'false'")
     assert page.locator("#prompts").is_visible() and page.locator("#prompt-list li.prompt").count() >= 1
     page.close()
+
+
+def test_branch_here_answers_readably_whether_or_not_the_server_branches(browser, finished_game):
+    """The button is offered once the game is over; its answer is a new game (id, host token once, a link) or a
+    sentence saying why not, never raw JSON. (Which of the two depends on whether the server has the branches
+    endpoint: the merge brings it.)"""
+    url, gid, _, _ = finished_game
+    page = _open(browser, f"{url}/replay/{gid}?step=10&as=spectator", step=10)
+    page.click("#branch-here")
+    page.wait_for_function("/New game|Could not branch/.test(document.getElementById('branch-result').textContent)")
+    said = page.locator("#branch-result").text_content()
+    assert "{" not in said
+    if said.startswith("New game"):
+        assert page.locator("#host-token").text_content() and "only this once" in said
+        assert page.locator("#branch-link").get_attribute("href").startswith("/replay/")
+    page.close()
