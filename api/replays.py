@@ -18,8 +18,8 @@ REVIEW_PAGE = Path(__file__).with_name("static") / "review.html"
 
 @viewer_bp.get("/replay/<gid>")
 def viewer(gid: str) -> Response:
-    """The step-through viewer page; it reads /replay and /timeline (``?step=N&as=...``, ``#token=...``)."""
-    game_id(gid)
+    """The step-through viewer page; it reads /replay and /timeline (``?step=N&as=...``, ``#token=...``). Served for
+    any id: the page itself says, readably, when there is no such game (the API's 404)."""
     return Response(VIEWER.read_text(), mimetype="text/html")
 
 

@@ -449,7 +449,7 @@ class OddsOut(Schema):
         validate=validate.Range(min=0, max=1),
         metadata={"description": "P(the claimant held the claimed card), as the perspective knew it at this step"},
     )
-    as_ = fields.Raw(required=True, metadata=PERSPECTIVE)
+    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
     held = fields.Boolean(required=True, metadata={"description": "whether the claimant truly held it"})
 
 
@@ -472,6 +472,14 @@ class ReplayOut(Schema):
         OddsOut,
         allow_none=True,
         metadata={"description": "a finished game's claim at this step with its odds as the perspective knew them; else null"},
+    )
+    prompts = fields.List(
+        fields.Nested(PromptOut),
+        required=True,
+        metadata={
+            "description": "the decisions the perspective's seat faced after this step, as its view listed them "
+            "(empty for a spectator and the omniscient)"
+        },
     )
 
 

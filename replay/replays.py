@@ -17,6 +17,7 @@ from aegis.service.aggregate import Game
 from aegis.service.errors import BadRequest, NotFound
 from aegis.service.games import GameService
 from aegis.service.rulesets import ruleset_named
+from aegis.service.views import prompt_dict
 
 CACHED_REPLAYS = 32
 
@@ -78,6 +79,7 @@ class Replays:
             "table": rules.view(state, who),
             "event": event,
             "odds": odds_at(rules, game, state, log[n - 1] if n > 0 else None, who),
+            "prompts": [prompt_dict(p) for p in rules.prompts(state, who)] if isinstance(who, int) else [],
         }
 
     def review(self, game_id: UUID, as_: str | None, token: str | None) -> dict[str, Any]:

@@ -1,18 +1,106 @@
 // The step-through viewer: /replay/<game>?step=N&as=<seat|spectator|omniscient>[#token=<seat token>]
+//
+// Sections, in order: helpers and the API; navigation (every key press a step, one fetch at a time for the latest
+// step wanted); the table as the perspective knew it; the log; the audit panel; friendly pages for a problem; then
+// the parts read from fields and endpoints other helpers add (odds, lineage and branching, disputes), each of them
+// tolerating a missing field or a 404. Every name and text goes in through textContent: nothing is parsed as HTML.
 "use strict";
 
-const gameId = location.pathname.split("/").filter(Boolean).pop();
+// ----- helpers and the API -----
+
+const $ = (id) => document.getElementById(id);
+const enc = encodeURIComponent;
+const segment = location.pathname.split("/").filter(Boolean).pop() || "";
+const gameId = (() => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+})();
+const gamePath = `/api/games/${enc(gameId)}`;
 const params = new URLSearchParams(location.search);
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
-const state = { step: params.has("step") ? Number(params.get("step")) : null, as: params.get("as") || "spectator", steps: 0, timeline: [] };
-const $ = (id) => document.getElementById(id);
+const CLAIM_EVENTS = new Set(["ActionDeclared", "GuardDeclared"]); // the events an audit explains
 
-async function api(path) {
+const state = {
+  as: params.get("as") || "spectator",
+  steps: 0,
+  seats: [],
+  finished: false, // the game is over: the whole log and branching are offered
+  timeline: [],
+  whole: false, // show the whole game in the log (once it is over)
+  shown: null, // the replay on the table
+  shownAs: null,
+  disputes: new Map(), // step -> the disputes about it
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+function fill(node, ...children) {
+  node.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+class Problem extends Error {
+  constructor(status, title, detail) {
+    super(detail || title);
+    this.status = status;
+    this.title = title;
+    this.detail = detail;
+  }
+}
+
+async function request(path, { method = "GET", body, signal } = {}) {
   const headers = token ? { Authorization: "Bearer " + token } : {};
-  const response = await fetch(path, { headers });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.detail || response.statusText);
-  return body;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    if (err.name === "AbortError") throw err;
+    throw new Problem(0, "The server could not be reached", String(err.message || err));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const detail = data && typeof data.detail === "string" ? data.detail : response.statusText;
+    throw new Problem(response.status, data && typeof data.title === "string" ? data.title : response.statusText, detail);
+  }
+  return data;
+}
+
+function name(seat) {
+  const found = state.seats.find((s) => s.seat === seat);
+  return found ? found.name : `seat ${seat}`;
+}
+
+function names(seats) {
+  return (seats || []).map(name).join(", ");
+}
+
+function perspectiveLabel(as) {
+  if (as === "spectator" || as === null || as === undefined || as === "") return "a spectator";
+  if (as === "omniscient") return "the omniscient";
+  return `${name(Number(as))} (seat ${as})`;
+}
+
+function replayUrl(step, as = state.as, game = gameId) {
+  return `/replay/${enc(game)}?step=${step}&as=${enc(as)}`;
 }
 
 function showError(message) {
@@ -20,152 +108,615 @@ function showError(message) {
   $("error").hidden = !message;
 }
 
-function cardElement(card) {
-  const el = document.createElement("span");
-  el.className = "card";
-  if (card.revealed) {
-    el.classList.add("revealed");
-    el.textContent = card.name;
-  } else if (card.name) {
-    el.classList.add("known");
-    el.textContent = card.name;
-    el.title = card.discovery ? "face down, with a discovery token" : "face down, known to this perspective";
-  } else {
-    el.classList.add("hidden");
-    el.textContent = "?";
-    el.title = "face down, unknown to this perspective";
-  }
-  el.dataset.card = card.id;
-  return el;
+// ----- navigation: every press a step; one fetch at a time, for the latest step wanted -----
+
+const nav = { wanted: 0, inflight: null };
+const PROGRESS_MS = 250; // a fetch this old is let land (the table moves while a key is held), then the latest follows
+
+function clampStep(n) {
+  return Math.max(0, Math.min(state.steps, Number.isFinite(n) ? Math.trunc(n) : state.steps));
 }
 
-function renderTable(replay) {
+function settled() {
+  return state.shown !== null && state.shown.step === nav.wanted && state.shownAs === state.as;
+}
+
+function want(step) {
+  nav.wanted = clampStep(step);
+  showWanted();
+  pump();
+}
+
+function showWanted() {
+  $("step-label").textContent = `step ${nav.wanted} / ${state.steps}`;
+  $("slider").value = String(nav.wanted);
+  $("table-area").setAttribute("aria-busy", String(!settled()));
+}
+
+function pump() {
+  const flight = nav.inflight;
+  if (flight) {
+    if (flight.step === nav.wanted && flight.as === state.as) return;
+    if (flight.as === state.as && performance.now() - flight.started > PROGRESS_MS) return; // lands, then pump() again
+    flight.controller.abort(); // stale: nobody wants that step any more
+    nav.inflight = null;
+  }
+  if (settled()) return;
+  const next = { step: nav.wanted, as: state.as, controller: new AbortController(), started: performance.now() };
+  nav.inflight = next;
+  request(`${gamePath}/replay?step=${next.step}&as=${enc(next.as)}`, { signal: next.controller.signal }).then(
+    (replay) => {
+      if (nav.inflight !== next) return;
+      nav.inflight = null;
+      render(replay, next.as);
+      pump();
+    },
+    (err) => {
+      if (err.name === "AbortError" || nav.inflight !== next) return;
+      nav.inflight = null;
+      showError(`Step ${next.step} could not be shown: ${err.message}`);
+    },
+  );
+}
+
+function render(replay, as) {
+  state.shown = replay;
+  state.shownAs = as;
   const table = replay.table;
-  const current = table.current;
-  $("status").textContent = table.status === "finished" && table.result
-    ? `Game over: ${table.result.result} (${table.result.reason})`
-    : `Turn ${table.turn ?? "-"} · ${current === null || current === undefined ? "setup" : table.players[current].name}'s ${table.phase ?? ""} phase`;
-  $("current-event").textContent = replay.event ? `${replay.event.seq}. ${replay.event.text}` : "Before the first event";
-  const seats = $("seats");
-  seats.textContent = "";
-  for (const p of table.players) {
-    const box = document.createElement("div");
-    box.className = "seat";
-    box.dataset.seat = p.seat;
-    if (p.seat === current) box.classList.add("current");
-    if (p.eliminated) box.classList.add("eliminated");
-    const h = document.createElement("h3");
-    h.textContent = `${p.name}${p.eliminated ? " (eliminated)" : ""}`;
-    const cards = document.createElement("div");
-    cards.className = "cards";
-    for (const c of p.cards) cards.append(cardElement(c));
-    const meta = document.createElement("div");
-    meta.className = "meta";
-    const items = p.items && p.items.length ? ` · ${p.items.join(", ")}` : "";
-    const sanctions = p.sanctions && p.sanctions.length ? ` · sanctioned: ${p.sanctions.join(", ")}` : "";
-    meta.textContent = `${p.soldiers} soldiers · ${p.revealed} revealed, ${p.unrevealed} face down${items}${sanctions}`;
-    box.append(h, cards, meta);
-    seats.append(box);
-  }
-  const known = (table.deck.known_top || []).map((c) => c.name).join(", ");
-  const rubble = table.rubble ? ` · rubble: ${table.rubble.map((c) => c.name).join(", ") || "empty"}` : "";
-  $("deck").textContent = `Deck: ${table.deck.size} cards${known ? ` (known on top: ${known})` : ""}${rubble}`;
-}
-
-function renderLog() {
-  const log = $("log");
-  log.textContent = "";
-  for (const e of state.timeline) {
-    const li = document.createElement("li");
-    li.value = e.seq;
-    li.textContent = e.text;
-    li.dataset.seq = e.seq;
-    if (e.undone) {
-      li.classList.add("undone");
-      li.title = "undone by an undo claim";
-    }
-    li.addEventListener("click", () => go(e.seq));
-    log.append(li);
+  renderStatus(table);
+  renderEvent(replay);
+  renderOdds(replay.odds);
+  renderPrompts(replay.prompts || [], as);
+  renderPlay(table);
+  renderSeats(table, as);
+  renderBoard(table);
+  renderLineage(replay.branch_of, replay.branches);
+  renderStepDisputes(replay.step);
+  markLog(replay.step);
+  showWanted();
+  if (settled()) {
+    showError("");
+    const said = replay.event ? replay.event.text : "before the first event";
+    $("announce").textContent = `Step ${replay.step} of ${replay.steps}: ${said}`;
+    permalink(replay.step);
   }
 }
 
-function markLog() {
-  for (const li of $("log").children) {
-    const seq = Number(li.dataset.seq);
-    li.classList.toggle("current", seq === state.step);
-    li.classList.toggle("future", seq > state.step);
-  }
-  const current = $("log").querySelector("li.current");
-  if (current) current.scrollIntoView({ block: "nearest" });
-}
-
-function permalink() {
-  const url = `/replay/${gameId}?step=${state.step}&as=${encodeURIComponent(state.as)}`;
+function permalink(step) {
+  const url = replayUrl(step);
   history.replaceState(null, "", url + location.hash);
   $("permalink").href = url;
 }
 
-async function go(step) {
-  const target = Math.max(0, Math.min(state.steps, step));
+// ----- the table as the perspective knew it (Ever Aegis's table, from rules.view: already redacted) -----
+
+function renderStatus(table) {
+  const result = table.result;
+  if (table.status === "finished" && result) {
+    const won = result.winners && result.winners.length ? `, won by ${names(result.winners)}` : "";
+    $("status").textContent = `Game over: ${result.result}${won} (${result.reason})`;
+    return;
+  }
+  const current = table.current;
+  const who = current === null || current === undefined ? "setup" : `${name(current)}'s ${table.phase ?? ""} phase`;
+  $("status").textContent = `Turn ${table.turn ?? "-"} · ${who}`;
+}
+
+function renderEvent(replay) {
+  const event = replay.event;
+  $("current-event").textContent = event ? `${event.seq}. ${event.text}` : "Before the first event";
+  const audit = $("current-audit");
+  audit.hidden = !(event && CLAIM_EVENTS.has(event.type));
+  if (event) {
+    audit.href = auditUrl(event.seq);
+    audit.dataset.seq = event.seq;
+  }
+}
+
+function renderPrompts(prompts, as) {
+  const section = $("prompts");
+  section.hidden = !/^\d+$/.test(String(as)); // a seat's prompts; a spectator and the omniscient have none
+  if (section.hidden) return;
+  $("prompts-heading").textContent = `${name(Number(as))}'s prompts at this step`;
+  const MAX_OPTIONS = 12;
+  const items = prompts.map((p) => {
+    const options = p.options || [];
+    const shown = options.slice(0, MAX_OPTIONS).map((o) => el("li", { text: o.label }));
+    if (options.length > MAX_OPTIONS) shown.push(el("li", { class: "more", text: `… and ${options.length - MAX_OPTIONS} more` }));
+    return el(
+      "li",
+      { class: "prompt", "data-kind": p.kind },
+      el("p", { text: `${p.text}${p.free ? " (any time)" : ""}` }),
+      shown.length ? el("ul", { class: "options", "aria-label": "options" }, ...shown) : null,
+    );
+  });
+  fill($("prompt-list"), ...(items.length ? items : [el("li", { class: "none", text: "Nothing to decide at this step." })]));
+}
+
+function renderPlay(table) {
+  const action = table.action;
+  const window_ = table.window;
+  const challenge = table.challenge;
+  const awaiting = table.awaiting || [];
+  $("play").hidden = !(action || window_ || challenge || awaiting.length);
+  const a = $("action");
+  a.hidden = !action;
+  if (action) {
+    const claim = action.claim ? `, claiming the ${action.claim}` : "";
+    const sanctioned = action.sanctioned ? " (sanctioned)" : "";
+    const guards = (action.guards || []).map((g) => `${name(g.seat)} guards (${g.means}, ${g.status})`);
+    const war = action.war ? [`war: ${name(action.war.attacker)} against ${name(action.war.defender)} (${action.war.stage})`] : [];
+    const declared = `${name(action.declarer)}'s ${action.action} action${claim}${sanctioned} (stage: ${action.stage})`;
+    a.textContent = [declared, ...guards, ...war].join(" · ");
+  }
+  renderWindow(window_);
+  const c = $("challenge");
+  c.hidden = !challenge;
+  if (challenge) {
+    c.textContent = `${name(challenge.caller)} challenges ${name(challenge.claimant)}'s ${challenge.claim} (${challenge.about}) · ${challenge.stage}`;
+  }
+  const w = $("awaiting");
+  w.hidden = !awaiting.length;
+  w.textContent = awaiting.length ? `Waiting for: ${awaiting.map((n) => `${name(n.seat)} (${n.kind})`).join(", ")}` : "";
+}
+
+function renderWindow(window_) {
+  const box = $("window");
+  box.hidden = !window_;
+  if (!window_) return fill(box);
+  const waiting = new Set(window_.waiting_for || []);
+  const answers = (window_.asked || []).map((seat) => {
+    const given = (window_.answers || {})[String(seat)];
+    let said;
+    if (!given) said = waiting.has(seat) ? "not answered yet" : "no answer";
+    else if (given.answer) said = `${given.answer}${given.means ? ` with ${given.means}` : ""}`;
+    else said = "answered (what, this perspective does not know)";
+    return el("li", { "data-seat": seat }, el("strong", { text: name(seat) }), `: ${said}`);
+  });
+  const closes = window_.deadline ? ` · closes at ${new Date(window_.deadline * 1000).toLocaleTimeString()}` : "";
+  fill(
+    box,
+    el("p", { class: "window-head", text: `Open window ${window_.id}: ${name(window_.claimant)} claims the ${window_.claim} (${window_.about})${closes}` }),
+    el("ul", { class: "answers", "aria-label": "answers" }, ...answers),
+  );
+}
+
+function cardElement(card) {
+  const node = el("span", { class: "card", "data-card": card.id });
+  if (card.revealed) {
+    node.classList.add("revealed");
+    node.textContent = card.name;
+  } else if (card.name) {
+    node.classList.add("known");
+    node.textContent = card.name;
+    node.title = card.discovery ? "face down, with a discovery token" : "face down, known to this perspective";
+  } else {
+    node.classList.add("hidden");
+    node.textContent = "?";
+    node.title = "face down, unknown to this perspective";
+  }
+  return node;
+}
+
+function badge(text, kind) {
+  return el("span", { class: `badge ${kind}`, text });
+}
+
+function renderSeats(table, as) {
+  const boxes = table.players.map((p) => {
+    const flags = [
+      p.eliminated && "eliminated",
+      p.resigned && "resigned",
+      p.abandoned && "a bot plays on",
+      p.mob && "played by the rules",
+      String(p.seat) === String(as) && "this perspective",
+    ].filter(Boolean);
+    const box = el(
+      "div",
+      { class: "seat", "data-seat": p.seat },
+      el("h3", { text: `${p.name}${flags.length ? ` (${flags.join(", ")})` : ""}` }),
+      p.leader ? el("p", { class: "leader", text: `Leader: ${p.leader}` }) : null,
+      el("div", { class: "cards" }, ...p.cards.map(cardElement)),
+      el("p", { class: "meta", text: `${p.soldiers} soldiers · ${p.revealed} revealed, ${p.unrevealed} face down` }),
+      p.items && p.items.length ? el("p", { class: "items" }, "Items: ", ...p.items.map((i) => badge(i, i === "TREATY" ? "treaty" : "item"))) : null,
+      p.sanctions && p.sanctions.length ? el("p", { class: "sanctions" }, "Sanctioned: ", ...p.sanctions.map((s) => badge(s, "sanction"))) : null,
+      p.sacrifices ? el("p", { class: "meta", text: `Sacrifices: ${p.sacrifices}` }) : null,
+    );
+    if (p.seat === table.current) box.classList.add("current");
+    if (p.eliminated) box.classList.add("eliminated");
+    return box;
+  });
+  fill($("seats"), ...boxes);
+}
+
+function renderBoard(table) {
+  const deck = table.deck || { size: 0 };
+  const known = (deck.known_top || []).map((c) => c.name).join(", ");
+  $("deck").textContent = `Deck: ${deck.size} cards${known ? ` (known on top: ${known})` : ""}`;
+  const order = $("deck-cards");
+  order.hidden = !deck.cards;
+  order.textContent = deck.cards ? `Deck, top first: ${deck.cards.map((c) => c.name).join(", ") || "empty"}` : "";
+  const years = table.years || [];
+  fill(
+    $("years"),
+    el("p", { class: "years-head", text: years.length ? "Years still to come:" : "No years left to come." }),
+    years.length
+      ? el(
+          "ul",
+          { class: "years", "aria-label": "years" },
+          ...years.map((y) => {
+            const parts = Object.entries(y.composition || {}).map(([card, n]) => `${card} ×${n}`);
+            return el("li", { text: `Year ${y.year}: ${y.size} cards${parts.length ? ` (${parts.join(", ")})` : ""}` });
+          }),
+        )
+      : null,
+  );
+  const reserve = Object.entries(table.reserve || {}).map(([item, n]) => `${item} ${n}`);
+  $("reserve").textContent = reserve.length ? `Reserve: ${reserve.join(" · ")}` : "";
+  const extras = [];
+  if (table.rubble) extras.push(`Rubble: ${table.rubble.map((c) => c.name).join(", ") || "empty"}`);
+  if (table.estate_deck) extras.push(`Estate deck: ${table.estate_deck.size} cards`);
+  if (table.allies) {
+    extras.push(`Allies: ${Object.entries(table.allies).map(([seat, with_]) => `${name(Number(seat))} with ${names(with_)}`).join("; ")}`);
+  }
+  if (table.overlord) extras.push(`Overlord: ${name(table.overlord.seat)}`);
+  if (table.blasphemy) extras.push(`Blasphemy tokens: ${(table.blasphemy.tokens || []).length} of ${table.blasphemy.to_win}`);
+  if (table.effects && table.effects.length) extras.push(`Effects in progress: ${table.effects.map((e) => e.source).join(", ")}`);
+  $("extras").hidden = !extras.length;
+  $("extras").textContent = extras.join(" · ");
+}
+
+// ----- the log: up to the step shown (the whole game once it is over, on request) -----
+
+function renderLog() {
+  const items = state.timeline.map((e) => {
+    const li = el(
+      "li",
+      { value: e.seq, "data-seq": e.seq, class: e.undone ? "undone" : null, title: e.undone ? "undone by an undo claim" : null },
+      el("a", { class: "step", href: replayUrl(e.seq) }, e.text),
+      CLAIM_EVENTS.has(e.type) ? el("a", { class: "audit-link", href: auditUrl(e.seq), "aria-label": `audit of step ${e.seq}` }, "audit") : null,
+      disputeMark(e.seq),
+    );
+    return li;
+  });
+  fill($("log"), ...items);
+  if (state.shown) markLog(state.shown.step);
+}
+
+function markLog(step) {
+  for (const li of $("log").children) {
+    const seq = Number(li.dataset.seq);
+    const hide = !state.whole && seq > step;
+    if (li.hidden !== hide) li.hidden = hide;
+    li.classList.toggle("current", seq === step);
+    li.classList.toggle("future", seq > step);
+    const link = li.firstElementChild;
+    if (seq === step) link.setAttribute("aria-current", "step");
+    else link.removeAttribute("aria-current");
+  }
+  const current = $("log").querySelector("li.current");
+  const focused = document.activeElement;
+  if (focused && focused.closest && focused.closest("#log li[hidden]") && current) current.firstElementChild.focus();
+  if (current) keepInView(current, $("log-box"));
+}
+
+function keepInView(item, box) {
+  const b = box.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+}
+
+// ----- the audit of a claim (GET /api/games/{id}/audit?step=N&as=P), shown in a panel -----
+
+function auditUrl(step) {
+  return `${gamePath}/audit?step=${step}&as=${enc(state.as)}`;
+}
+
+let auditOpener = null;
+
+async function openAudit(step, opener) {
+  auditOpener = opener || null;
+  const panel = $("audit");
+  panel.hidden = false;
+  $("audit-heading").textContent = `Audit of the claim at step ${step}`;
+  fill($("audit-body"), el("p", { text: "Loading…" }));
+  $("audit-heading").focus();
   try {
-    const replay = await api(`/api/games/${gameId}/replay?step=${target}&as=${encodeURIComponent(state.as)}`);
-    state.step = replay.step;
-    $("slider").value = replay.step;
-    $("step-label").textContent = `step ${replay.step} / ${replay.steps}`;
-    renderTable(replay);
-    markLog();
-    permalink();
-    showError("");
+    fill($("audit-body"), ...auditParts(await request(auditUrl(step))));
   } catch (err) {
-    showError(err.message);
+    fill($("audit-body"), el("p", { class: "problem-text", text: `The audit is not available: ${err.message}` }));
+  }
+}
+
+function auditParts(audit) {
+  const who = audit.claimant ? audit.claimant.name : "?";
+  const parts = [el("p", { text: `${audit.declared && audit.declared.text ? audit.declared.text : `${who} declared`} (step ${audit.declared ? audit.declared.seq : "?"})` })];
+  const held = audit.claimant_held;
+  if (held) {
+    const holds = held.holds_claimed_card === null || held.holds_claimed_card === undefined ? "" : ` — ${held.holds_claimed_card ? "held" : "did not hold"} the ${audit.claim}`;
+    parts.push(el("p", { text: `${who} held: ${held.cards.join(", ") || "no face-down card"}${holds}` }));
+  } else {
+    parts.push(el("p", { text: `What ${who} held is not known to ${perspectiveLabel(audit.as)} (yet).` }));
+  }
+  const knew = Object.entries(audit.others_knew || {}).map(([player, cards]) => el("li", { text: `${player} knew: ${cards.length ? cards.join(", ") : "none of them"}` }));
+  if (knew.length) parts.push(el("ul", { "aria-label": "what the others knew" }, ...knew));
+  const answers = (audit.answers || []).map((a) => {
+    const said = a.answer ? `${a.answer}${a.means ? ` with ${a.means}` : ""}` : "answered";
+    const at = typeof a.at === "number" ? ` at ${new Date(a.at * 1000).toLocaleTimeString()}` : "";
+    return el("li", { text: `${a.name ?? name(a.seat)}: ${said}${at}` });
+  });
+  parts.push(el("p", { text: answers.length ? "Answers:" : "No answers." }));
+  if (answers.length) parts.push(el("ul", { "aria-label": "answers" }, ...answers));
+  if (audit.undo) parts.push(el("p", { text: `An undo could ${audit.undo.possible ? "" : "not "}have been claimed${audit.undo.why ? `: ${audit.undo.why}` : ""}.` }));
+  const followed = (audit.followed || []).map((f) => el("li", {}, el("a", { class: "followed", href: replayUrl(f.seq), "data-seq": f.seq }, `${f.seq}. ${f.text}`)));
+  if (followed.length) parts.push(el("p", { text: "What followed:" }), el("ol", { class: "followed-list" }, ...followed));
+  return parts;
+}
+
+function closeAudit() {
+  $("audit").hidden = true;
+  if (auditOpener && document.contains(auditOpener) && !auditOpener.closest("[hidden]")) auditOpener.focus();
+  auditOpener = null;
+}
+
+// ----- friendly pages: an unknown game, a perspective not open yet, a bad link, a server out of reach -----
+
+function showProblem(err) {
+  $("viewer").hidden = true;
+  $("controls").hidden = true;
+  showError("");
+  const status = err.status ?? 0;
+  const ways = [];
+  let heading;
+  let hint;
+  if (status === 404) {
+    heading = "Nothing to replay here";
+    hint = "Check the link: the game may not exist, or may not have started yet.";
+    recentGames();
+  } else if (status === 403) {
+    heading = `Not yet: ${perspectiveLabel(state.as)}'s view of this game is not open to you`;
+    hint = "While a game is on, each player may replay it as themself (with their seat's link, ending in #token=…) and anyone may watch it as a spectator; every view opens once the game is over.";
+    ways.push(el("li", {}, el("a", { href: `/replay/${enc(gameId)}?as=spectator`, id: "as-spectator" }, "Watch it as a spectator")));
+  } else if (status === 400) {
+    heading = "This link asks for something the replay cannot show";
+    hint = "A perspective is a seat number, spectator or omniscient.";
+    ways.push(el("li", {}, el("a", { href: `/replay/${enc(gameId)}?as=spectator`, id: "as-spectator" }, "Watch it as a spectator")));
+  } else {
+    heading = "The replay could not be loaded";
+    hint = "The server may be busy or out of reach.";
+    ways.push(el("li", {}, el("button", { type: "button", id: "retry" }, "Try again")));
+  }
+  if (history.length > 1) ways.push(el("li", {}, el("button", { type: "button", id: "go-back" }, "Go back")));
+  $("problem-heading").textContent = heading;
+  $("problem-detail").textContent = err.detail ? `The server says: ${err.detail}.` : "";
+  $("problem-hint").textContent = hint;
+  fill($("problem-ways"), ...ways);
+  const retry = $("retry");
+  if (retry) retry.addEventListener("click", () => location.reload());
+  const back = $("go-back");
+  if (back) back.addEventListener("click", () => history.back());
+  document.title = `${heading} · Aegis replay`;
+  $("problem").hidden = false;
+  $("problem-heading").focus();
+}
+
+async function recentGames() {
+  try {
+    const found = await request("/api/games?status=finished&limit=5");
+    const links = (found.games || []).map((g) => el("li", {}, el("a", { href: `/replay/${enc(g.id)}` }, `Replay finished game ${g.id}`)));
+    $("problem-ways").prepend(...links);
+  } catch {
+    // the list is a courtesy: without it the page still says what went wrong
+  }
+}
+
+// ----- loading and wiring -----
+
+function fillPerspectives() {
+  const choices = [
+    ["spectator", "spectator"],
+    ...state.seats.map((s) => [String(s.seat), `${s.name} (seat ${s.seat})`]),
+    ["omniscient", "omniscient (everything)"],
+  ];
+  fill($("perspective"), ...choices.map(([value, label]) => el("option", { value }, label)));
+  $("perspective").value = state.as;
+}
+
+async function switchPerspective(value) {
+  const before = state.as;
+  try {
+    const timeline = await request(`${gamePath}/timeline?as=${enc(value)}`);
+    state.as = value;
+    state.timeline = timeline.events;
+    $("audit").hidden = true;
+    renderLog();
+    want(nav.wanted);
+  } catch (err) {
+    $("perspective").value = before;
+    const why = err.status === 403 ? "it is not open to you yet" : "it could not be loaded";
+    showError(`${perspectiveLabel(value)}'s view: ${why} (${err.message}).`);
   }
 }
 
 async function load() {
   $("game-id").textContent = gameId;
+  let last;
   try {
-    const first = await api(`/api/games/${gameId}/replay?as=${encodeURIComponent(state.as)}`);
-    state.steps = first.steps;
-    $("slider").max = first.steps;
-    const select = $("perspective");
-    select.textContent = "";
-    const choices = [["spectator", "spectator"], ...first.seats.map((s) => [String(s.seat), s.name]), ["omniscient", "omniscient"]];
-    for (const [value, label] of choices) {
-      const option = document.createElement("option");
-      option.value = value;
-      option.textContent = label;
-      select.append(option);
-    }
-    select.value = state.as;
-    const timeline = await api(`/api/games/${gameId}/timeline?as=${encodeURIComponent(state.as)}`);
-    state.timeline = timeline.events;
-    renderLog();
-    await go(state.step === null ? state.steps : state.step);
+    last = await request(`${gamePath}/replay?as=${enc(state.as)}`);
   } catch (err) {
-    showError(err.message);
+    showProblem(err);
+    return;
+  }
+  state.steps = last.steps;
+  state.seats = last.seats;
+  state.as = String(last.as ?? state.as);
+  state.finished = last.table && last.table.status === "finished";
+  $("slider").max = String(state.steps);
+  fillPerspectives();
+  $("whole-game-switch").hidden = !state.finished;
+  $("branch").hidden = !state.finished;
+  try {
+    state.timeline = (await request(`${gamePath}/timeline?as=${enc(state.as)}`)).events;
+  } catch (err) {
+    showProblem(err);
+    return;
+  }
+  renderLog();
+  loadDisputes();
+  const asked = params.has("step") ? Number(params.get("step")) : state.steps;
+  nav.wanted = clampStep(asked);
+  if (nav.wanted === last.step) render(last, state.as);
+  else want(nav.wanted);
+}
+
+function wire() {
+  $("first").addEventListener("click", () => want(0));
+  $("prev").addEventListener("click", () => want(nav.wanted - 1));
+  $("next").addEventListener("click", () => want(nav.wanted + 1));
+  $("last").addEventListener("click", () => want(state.steps));
+  $("slider").addEventListener("input", (e) => want(Number(e.target.value)));
+  $("perspective").addEventListener("change", (e) => switchPerspective(e.target.value));
+  $("whole-game").addEventListener("change", (e) => {
+    state.whole = e.target.checked;
+    if (state.shown) markLog(state.shown.step);
+  });
+  $("log").addEventListener("click", (e) => {
+    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return; // a new tab or window: the link as it is
+    const li = e.target.closest("li");
+    if (!li) return;
+    e.preventDefault();
+    const seq = Number(li.dataset.seq);
+    if (e.target.closest("a.audit-link")) openAudit(seq, e.target.closest("a"));
+    else want(seq);
+  });
+  $("current-audit").addEventListener("click", (e) => {
+    e.preventDefault();
+    openAudit(Number(e.currentTarget.dataset.seq), e.currentTarget);
+  });
+  $("audit-body").addEventListener("click", (e) => {
+    const link = e.target.closest("a.followed");
+    if (!link || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    e.preventDefault();
+    want(Number(link.dataset.seq));
+  });
+  $("audit-close").addEventListener("click", closeAudit);
+  $("branch-here").addEventListener("click", branchHere);
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || $("viewer").hidden) return;
+    const tag = e.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    const moves = { ArrowRight: () => nav.wanted + 1, ArrowLeft: () => nav.wanted - 1, Home: () => 0, End: () => state.steps };
+    const move = moves[e.key];
+    if (!move) return;
+    e.preventDefault();
+    want(move());
+  });
+}
+
+// ===== Parts read from fields and endpoints other helpers add; each tolerates its absence =====
+
+// ----- odds (the replay's `odds`: {claimant, claim, about, probability, as, held}, or null) -----
+
+function renderOdds(odds) {
+  const line = $("odds");
+  line.hidden = !odds;
+  if (!odds) return;
+  const pct = Math.round(Number(odds.probability) * 100);
+  const what = odds.about === "guard" ? `the ${odds.claim} to guard with` : `the ${odds.claim}`;
+  const truth = odds.held ? `${name(odds.claimant)} did` : `${name(odds.claimant)} did not`;
+  line.textContent = `As ${perspectiveLabel(odds.as)} knew: ${pct}% that ${name(odds.claimant)} held ${what} — ${truth}.`;
+}
+
+// ----- lineage (the replay's `branch_of`: {game, step} | null, `branches`: [{id, step}]) and branching -----
+
+function renderLineage(branchOf, branches) {
+  const parts = [];
+  if (branchOf) {
+    parts.push("Branched from ", el("a", { id: "branch-of", href: replayUrl(branchOf.step, state.as, branchOf.game) }, `game ${branchOf.game} at step ${branchOf.step}`), ". ");
+  }
+  if (branches && branches.length) {
+    parts.push("Branches: ");
+    branches.forEach((b, i) => {
+      if (i) parts.push(", ");
+      parts.push(el("a", { class: "branch", href: replayUrl(b.step, "spectator", b.id) }, `at step ${b.step} (${b.id})`));
+    });
+  }
+  fill($("lineage"), ...parts);
+  $("lineage").hidden = !parts.length;
+}
+
+async function branchHere() {
+  const button = $("branch-here");
+  const out = $("branch-result");
+  const step = state.shown ? state.shown.step : nav.wanted;
+  button.disabled = true;
+  fill(out, el("p", { text: `Branching at step ${step}…` }));
+  try {
+    const made = await request(`${gamePath}/branches`, { method: "POST", body: { step, deal: "same" } });
+    fill(
+      out,
+      el("p", { text: `New game ${made.id}, from step ${step}.` }),
+      el("p", { class: "warning", text: "Its host token is shown only this once: keep it now, it is the only way to start and run the new game." }),
+      el("p", {}, "Host token: ", el("code", { id: "host-token", text: made.host_token })),
+      el("p", {}, el("a", { id: "branch-link", href: replayUrl(step, "spectator", made.id) }, "Replay the new game")),
+    );
+  } catch (err) {
+    const why = err.status === 404 || err.status === 405 ? "this server does not branch games" : err.message;
+    fill(out, el("p", { class: "problem-text", text: `Could not branch: ${why}.` }));
+  } finally {
+    button.disabled = false;
   }
 }
 
-$("first").addEventListener("click", () => go(0));
-$("prev").addEventListener("click", () => go(state.step - 1));
-$("next").addEventListener("click", () => go(state.step + 1));
-$("last").addEventListener("click", () => go(state.steps));
-$("slider").addEventListener("input", (e) => go(Number(e.target.value)));
-$("perspective").addEventListener("change", async (e) => {
-  state.as = e.target.value;
+// ----- disputes (GET /api/games/{id}/disputes: {disputes: [{id, step, status, text, comments, verdict}]}) -----
+
+async function loadDisputes() {
+  let found;
   try {
-    state.timeline = (await api(`/api/games/${gameId}/timeline?as=${encodeURIComponent(state.as)}`)).events;
-    renderLog();
-    await go(state.step);
-  } catch (err) {
-    showError(err.message);
+    found = await request(`${gamePath}/disputes`);
+  } catch {
+    return; // no disputes endpoint (or none readable): the replay goes on without them
   }
-});
-document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-  if (e.key === "ArrowRight") go(state.step + 1);
-  else if (e.key === "ArrowLeft") go(state.step - 1);
-  else if (e.key === "Home") go(0);
-  else if (e.key === "End") go(state.steps);
-});
+  state.disputes = new Map();
+  for (const d of (found && found.disputes) || []) {
+    if (!state.disputes.has(d.step)) state.disputes.set(d.step, []);
+    state.disputes.get(d.step).push(d);
+  }
+  renderLog();
+  if (state.shown) renderStepDisputes(state.shown.step);
+}
+
+function disputeMark(step) {
+  const found = state.disputes.get(step);
+  if (!found || !found.length) return null;
+  return el("span", { class: "dispute-mark", title: "disputed" }, `⚑ ${found.length} dispute${found.length > 1 ? "s" : ""}`);
+}
+
+function words(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value !== "object") return String(value);
+  return Object.entries(value)
+    .filter(([, v]) => v !== null && typeof v !== "object")
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(" · ");
+}
+
+function renderStepDisputes(step) {
+  const found = state.disputes.get(step) || [];
+  $("step-disputes").hidden = !found.length;
+  const items = found.map((d) => {
+    const comments = (d.comments || []).map((c) => el("li", { text: typeof c === "object" && c !== null ? `${c.by ?? "someone"}: ${c.text ?? ""}` : words(c) }));
+    return el(
+      "li",
+      { class: "dispute", "data-dispute": d.id },
+      el("p", { text: `${d.status}${d.by ? `, opened by ${d.by}` : ""}: ${d.text}` }),
+      comments.length ? el("ul", { class: "comments", "aria-label": "comments" }, ...comments) : null,
+      d.verdict ? el("p", { class: "verdict", text: `Verdict: ${words(d.verdict)}` }) : null,
+    );
+  });
+  fill($("dispute-list"), ...items);
+}
+
+wire();
 load();

@@ -53,7 +53,7 @@ def test_r57_a_finished_game_s_claim_carries_its_odds_as_each_reader_knew_them(s
     odds = {r: api.c.get(f"/api/games/{gid}/replay?step={claim}&as={r}").get_json()["odds"] for r in READERS}
     # Sally cannot place 4 cards: Fred's 2 and the deck's 2, one of them the Treasury: 1 - C(3,2)/C(4,2) = 1/2.
     # A spectator cannot place Sally's Barracks either: 1 - C(4,2)/C(5,2) = 2/5. Fred knows he bluffs: 0.
-    assert odds["1"] == {"claimant": 0, "claim": "Treasury", "about": "action", "probability": 0.5, "as_": 1, "held": False}
+    assert odds["1"] == {"claimant": 0, "claim": "Treasury", "about": "action", "probability": 0.5, "as": 1, "held": False}
     assert odds["spectator"]["probability"] == pytest.approx(0.4)
     assert odds["0"]["probability"] == 0 and odds["omniscient"]["probability"] == 0
     assert odds["2"]["probability"] == pytest.approx(0.4)  # Jeff holds nothing: he knows what a spectator knows

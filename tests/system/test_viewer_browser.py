@@ -1,9 +1,11 @@
 """The step-through viewer in a real browser: Debian's Chromium driven by Playwright.
 
-A finished game is played against a running ``aegis serve``; the test opens ``/replay/<id>``, steps,
-jumps, uses the keyboard, switches perspective, and checks that a card hidden from a seat stays hidden
-in that seat's perspective and shows in the omniscient one. Screenshots go to the test's folder (set
-``AEGIS_SCREENSHOTS`` to keep them elsewhere).
+A finished game is played against a running ``aegis serve`` (and one is left waiting for a person, for what is not
+open yet); the tests open ``/replay/<id>``, step, jump, use the keyboard, switch perspective, and check what a
+reader would notice: a card hidden from a seat stays hidden there; the log stops at the step shown; every press is a
+step; the live region speaks; nothing overflows a phone; every control takes the focus; the table shows items,
+years, the deck, the open window and the seat's prompts; an unknown game or a view not open yet reads as a page, not
+as JSON. Screenshots go to the test's folder (set ``AEGIS_SCREENSHOTS`` to keep them elsewhere, e.g. ``docs``).
 """
 
 from __future__ import annotations
@@ -15,21 +17,39 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.conftest import need_server
-from tests.system.test_serve import aegis, clean_env, free_port
+from tests.system.test_serve import ROOT, aegis, clean_env, free_port
 
 CHROMIUM = "/usr/bin/chromium"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+
+
+def _env() -> dict[str, str]:
+    """The environment of the server and the player: this checkout's ``aegis`` (its ``src``), not an installed one."""
+    env = clean_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    return env
+
+
+def _call(url: str, method: str = "GET", body: Any = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
+    data = None if body is None else json.dumps(body).encode()
+    with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers, method=method)) as r:
+        return json.loads(r.read())
 
 
 @pytest.fixture(scope="module")
-def finished_game(tmp_path_factory):
+def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("viewer")
     port = free_port()
-    server = subprocess.Popen(
-        aegis("serve", "--port", str(port)), cwd=tmp, env=clean_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    process = subprocess.Popen(
+        aegis("serve", "--port", str(port)), cwd=tmp, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -39,22 +59,43 @@ def finished_game(tmp_path_factory):
                 break
             except OSError:
                 time.sleep(0.05)
-        played = subprocess.run(
-            aegis("play", "--url", url, "--auto", "--seats", "3", "--seed", "viewer", "--name", "Ann"),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env=clean_env(),
-        )
-        assert played.returncode == 0, played.stderr
-        with urllib.request.urlopen(url + "/api/games?status=finished") as r:
-            gid = json.loads(r.read())["games"][0]["id"]
-        with urllib.request.urlopen(f"{url}/api/games/{gid}/events?limit=5000") as r:
-            log = json.loads(r.read())["events"]
-        yield url, gid, log, tmp
+        yield url, tmp
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def finished_game(server):
+    url, tmp = server
+    played = subprocess.run(
+        aegis("play", "--url", url, "--auto", "--seats", "3", "--seed", "viewer", "--name", "Ann"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(),
+    )
+    assert played.returncode == 0, played.stderr
+    gid = _call(url + "/api/games?status=finished")["games"][0]["id"]
+    log = _call(f"{url}/api/games/{gid}/events?limit=5000")["events"]
+    return url, gid, log, tmp
+
+
+@pytest.fixture(scope="module")
+def active_game(server):
+    """A game waiting for its person (seat 0): (url, game id, seat 0's token)."""
+    url, _ = server
+    created = _call(url + "/api/games", "POST", {"seats": 3})
+    gid = created["id"]
+    mine = _call(f"{url}/api/games/{gid}/seats", "POST", {"name": "Ada"})["token"]
+    for bot in ("random", "cautious"):
+        _call(f"{url}/api/games/{gid}/seats", "POST", {"bot": bot})
+    _call(f"{url}/api/games/{gid}/start", "POST", token=created["host_token"])
+    for _ in range(200):  # the bots play until Ada is asked something
+        if _call(f"{url}/api/games/{gid}/view", token=mine)["prompts"]:
+            break
+        time.sleep(0.05)
+    return url, gid, mine
 
 
 @pytest.fixture(scope="module")
@@ -75,31 +116,55 @@ def _shots(tmp: Path) -> Path:
     return out
 
 
+def _settled(page, step: int) -> None:
+    """Wait until the table shows ``step`` (not only the step label: the table too, no fetch outstanding)."""
+    page.wait_for_function(
+        "step => document.getElementById('step-label').textContent.startsWith(`step ${step} /`)"
+        " && document.getElementById('table-area').getAttribute('aria-busy') === 'false'"
+        " && document.getElementById('log').querySelector('li.current')?.dataset.seq == String(step)"
+        " || (step === 0 && document.getElementById('current-event').textContent === 'Before the first event'"
+        " && document.getElementById('table-area').getAttribute('aria-busy') === 'false')",
+        arg=step,
+    )
+
+
+def _open(browser, url: str, size: dict[str, int] = DESKTOP, step: int | None = None):
+    page = browser.new_page(viewport=size)
+    page.goto(url)
+    if step is not None:
+        _settled(page, step)
+    return page
+
+
+def _window_step(log: list[dict[str, Any]], seat: int) -> int:
+    """A step at which a reaction window is open, ``seat`` asked and not answered yet: the one opening it."""
+    return next(e["seq"] for e in log if e["type"] == "ReactionWindowOpened" and seat in e["asked"])
+
+
+def _no_overflow(page) -> None:
+    width, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width <= client, f"the page is {width}px wide in a {client}px window"
+
+
 def test_step_jump_keys_and_permalink(browser, finished_game):
-    url, gid, log, tmp = finished_game
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{url}/replay/{gid}?step=10&as=spectator")
-    label = page.locator("#step-label")
-    label.wait_for()
-    page.wait_for_function("document.getElementById('step-label').textContent.startsWith('step 10 /')")
-    assert label.text_content() == f"step 10 / {len(log)}"
+    url, gid, log, _ = finished_game
+    page = _open(browser, f"{url}/replay/{gid}?step=10&as=spectator", step=10)
+    assert page.locator("#step-label").text_content() == f"step 10 / {len(log)}"
     page.click("#next")
-    page.wait_for_function("document.getElementById('step-label').textContent.startsWith('step 11 /')")
-    assert page.locator("#log li.current").get_attribute("data-seq") == "11"
+    _settled(page, 11)
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function("document.getElementById('step-label').textContent.startsWith('step 10 /')")
+    _settled(page, 10)
     page.click("#last")
-    page.wait_for_function(f"document.getElementById('step-label').textContent === 'step {len(log)} / {len(log)}'")
+    _settled(page, len(log))
     assert "Game over" in page.locator("#status").text_content()
-    page.locator("#log li").nth(4).click()  # jump by clicking the log
-    page.wait_for_function("document.getElementById('step-label').textContent.startsWith('step 5 /')")
+    page.locator("#log li a.step").nth(4).click()  # jump by clicking the log
+    _settled(page, 5)
     assert f"/replay/{gid}?step=5&as=spectator" in page.url
-    page.screenshot(path=str(_shots(tmp) / "replay-steps.png"), full_page=True)
     page.close()
 
 
 def test_a_card_hidden_from_a_seat_stays_hidden_there_and_shows_to_the_omniscient(browser, finished_game):
-    url, gid, log, tmp = finished_game
+    url, gid, log, _ = finished_game
     # a card seen for the first time as seat 1 draws it (a card seat 0 put on the deck with Laboratory is known to
     # seat 0 when seat 1 draws it: that one would rightly show)
     drawn = next(
@@ -107,13 +172,10 @@ def test_a_card_hidden_from_a_seat_stays_hidden_there_and_shows_to_the_omniscien
         for i, e in enumerate(log)
         if e["type"] == "CardDrawn" and e["seat"] == 1 and not any(p.get("card") == e["card"] for p in log[:i])
     )
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{url}/replay/{gid}?step={drawn['seq']}&as=0")
+    page = _open(browser, f"{url}/replay/{gid}?step={drawn['seq']}&as=0", step=drawn["seq"])
     card = page.locator(f".seat[data-seat='1'] .card[data-card='{drawn['card']}']")
-    card.wait_for()
     assert card.text_content() == "?" and "hidden" in card.get_attribute("class")
     assert "draws a card" in page.locator("#current-event").text_content()
-    page.screenshot(path=str(_shots(tmp) / "replay-as-seat-0.png"), full_page=True)
     page.select_option("#perspective", "omniscient")
     page.wait_for_function(
         f"document.querySelector(\".seat[data-seat='1'] .card[data-card='{drawn['card']}']\").textContent !== '?'"
@@ -126,15 +188,193 @@ def test_a_card_hidden_from_a_seat_stays_hidden_there_and_shows_to_the_omniscien
     page.wait_for_function(
         f"!document.querySelector(\".seat[data-seat='1'] .card[data-card='{drawn['card']}']\").classList.contains('hidden')"
     )
-    page.screenshot(path=str(_shots(tmp) / "replay-omniscient.png"), full_page=True)
     page.close()
 
 
-def test_an_unknown_game_shows_an_error(browser, finished_game):
-    url, _, _, _ = finished_game
-    page = browser.new_page()
-    response = page.goto(f"{url}/replay/00000000-0000-0000-0000-000000000000")
-    assert response.status == 200
-    page.locator("#error").wait_for(state="visible")
-    assert "no game" in page.locator("#error").text_content()
+@SIZES
+def test_nothing_overflows_and_every_control_takes_the_focus(browser, finished_game, size):
+    url, gid, log, tmp = finished_game
+    step = _window_step(log, 0)
+    page = _open(browser, f"{url}/replay/{gid}?step={step}&as=0", size, step=step)
+    _no_overflow(page)
+    controls = page.evaluate(
+        """() => {
+            const all = [...document.querySelectorAll('a[href], button, input, select')]
+                .filter((e) => e.getClientRects().length && !e.disabled);
+            all.forEach((e, i) => { e.dataset.tabCheck = String(i); });
+            return all.length;
+        }"""
+    )
+    assert controls > step  # the header's controls, the log's entries up to the step, the audit links
+    reached = set()
+    for _ in range(controls + 5):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement && document.activeElement.dataset.tabCheck"))
+    assert {str(i) for i in range(controls)} <= reached
+    page.evaluate("document.activeElement.blur()")
+    name = "viewer-desktop.png" if size is DESKTOP else "viewer-phone.png"
+    page.screenshot(path=str(_shots(tmp) / name), full_page=size is PHONE)
+    page.close()
+
+
+@SIZES
+def test_the_log_stops_at_the_step_and_shows_the_whole_game_on_request_once_it_is_over(browser, finished_game, size):
+    url, gid, log, _ = finished_game
+    page = _open(browser, f"{url}/replay/{gid}?step=0&as=spectator", size, step=0)
+    assert page.locator("#log li:visible").count() == 0  # step 0: no future event is listed
+    page.keyboard.press("ArrowRight")
+    _settled(page, 1)
+    assert page.locator("#log li:visible").count() == 1
+    page.goto(f"{url}/replay/{gid}?step=12&as=spectator")
+    _settled(page, 12)
+    shown = page.locator("#log li:visible")
+    assert shown.count() == 12 and shown.last.get_attribute("data-seq") == "12"
+    page.check("#whole-game")  # the game is over: the switch is offered
+    assert page.locator("#log li:visible").count() == len(log)
+    assert page.locator("#log li.future").count() == len(log) - 12
+    _no_overflow(page)
+    page.close()
+
+
+def test_forty_presses_reach_step_forty_and_a_held_key_scrubs(browser, finished_game):
+    url, gid, _, _ = finished_game
+    page = _open(browser, f"{url}/replay/{gid}?step=0&as=spectator", step=0)
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+    _settled(page, 40)
+    assert page.locator("#current-event").text_content().startswith("40. ")
+    for _ in range(25):  # a held key: repeated keydowns, one keyup
+        page.keyboard.down("ArrowLeft")
+    page.keyboard.up("ArrowLeft")
+    _settled(page, 15)
+    assert page.locator("#current-event").text_content().startswith("15. ")
+    page.close()
+
+
+def test_the_live_region_announces_the_step_and_its_event(browser, finished_game):
+    url, gid, log, _ = finished_game
+    page = _open(browser, f"{url}/replay/{gid}?step=20&as=spectator", step=20)
+    live = page.locator("#announce")
+    assert live.get_attribute("aria-live") == "polite"
+    before = live.text_content()
+    assert before.startswith(f"Step 20 of {len(log)}: ")
+    page.click("#next")
+    _settled(page, 21)
+    page.wait_for_function("document.getElementById('announce').textContent.startsWith('Step 21 ')")
+    assert live.text_content() != before
+    assert page.locator("#log li.current a.step").text_content() in live.text_content()
+    page.close()
+
+
+def test_a_log_entry_is_reached_with_tab_and_enter_jumps_there(browser, finished_game):
+    url, gid, _, _ = finished_game
+    page = _open(browser, f"{url}/replay/{gid}?step=30&as=spectator", step=30)
+    page.locator("#log li[data-seq='7'] a.step").focus()
+    page.keyboard.press("Enter")
+    _settled(page, 7)
+    assert "step=7" in page.url
+    page.close()
+
+
+def test_the_table_shows_the_open_window_years_deck_and_items(browser, finished_game):
+    url, gid, log, _ = finished_game
+    opened = next(e for e in log if e["type"] == "ReactionWindowOpened")
+    answer = next(e for e in log if e["type"] == "ReactionGiven" and e["window"] == opened["window"])
+    page = _open(browser, f"{url}/replay/{gid}?step={answer['seq']}&as=spectator", step=answer["seq"])
+    window = page.locator("#window")
+    assert window.is_visible()
+    assert opened["claim"] in window.text_content()
+    answered = window.locator(f"li[data-seat='{answer['seat']}']")
+    assert "answered" in answered.text_content() and answer["answer"] not in answered.text_content()  # hidden for now
+    assert page.locator(".years li").count() >= 1 and "Year" in page.locator("#years").text_content()
+    assert page.locator("#deck").text_content().startswith("Deck: ")
+    gained = next(e for e in log if e["type"] == "ItemGained")
+    page.goto(f"{url}/replay/{gid}?step={gained['seq']}&as=spectator")
+    _settled(page, gained["seq"])
+    assert gained["item"] in page.locator(f".seat[data-seat='{gained['seat']}'] .items").text_content()
+    page.close()
+
+
+def test_a_seat_s_prompts_show_in_its_perspective_only(browser, finished_game):
+    url, gid, log, _ = finished_game
+    step = _window_step(log, 0)
+    page = _open(browser, f"{url}/replay/{gid}?step={step}&as=0", step=step)
+    prompts = page.locator("#prompts")
+    assert prompts.is_visible()
+    assert page.locator("#prompt-list li.prompt[data-kind='react']").count() == 1
+    assert page.locator("#prompt-list .options li").count() >= 2  # pass, call...
+    page.select_option("#perspective", "spectator")
+    page.wait_for_function("location.search.includes('as=spectator')")
+    assert not prompts.is_visible()
+    page.close()
+
+
+def test_a_claim_s_audit_opens_in_the_page(browser, finished_game):
+    url, gid, log, _ = finished_game
+    declared = next(e for e in log if e["type"] == "ActionDeclared" and e.get("claim"))
+    page = _open(browser, f"{url}/replay/{gid}?step={declared['seq'] + 5}&as=spectator", step=declared["seq"] + 5)
+    page.locator(f"#log li[data-seq='{declared['seq']}'] a.audit-link").click()
+    panel = page.locator("#audit")
+    panel.wait_for(state="visible")
+    page.wait_for_function("document.getElementById('audit-body').textContent.includes('Answers')")
+    assert declared["claim"] in panel.text_content() and "held" in panel.text_content()
+    assert "{" not in panel.text_content()
+    page.click("#audit-close")
+    assert not panel.is_visible()
+    page.close()
+
+
+@SIZES
+def test_an_unknown_game_reads_as_a_page_with_a_way_back(browser, finished_game, size):
+    url, gid, _, _ = finished_game
+    for missing in ("00000000-0000-0000-0000-000000000000", "not-a-game"):
+        page = browser.new_page(viewport=size)
+        response = page.goto(f"{url}/replay/{missing}")
+        assert response.status == 200 and "text/html" in response.headers["content-type"]
+        heading = page.locator("#problem-heading")
+        heading.wait_for(state="visible")
+        assert heading.text_content() == "Nothing to replay here"
+        assert "no game" in page.locator("#problem-detail").text_content()
+        page.wait_for_function(f"!!document.querySelector('#problem-ways a[href=\"/replay/{gid}\"]')")  # a game to open
+        assert not page.locator("#viewer").is_visible()
+        assert '"status"' not in page.locator("body").inner_text()
+        _no_overflow(page)
+        page.close()
+
+
+@SIZES
+def test_a_view_not_open_yet_reads_as_a_page_with_a_way_to_watch(browser, active_game, size):
+    url, gid, mine = active_game
+    page = browser.new_page(viewport=size)
+    page.goto(f"{url}/replay/{gid}?as=1")
+    heading = page.locator("#problem-heading")
+    heading.wait_for(state="visible")
+    assert heading.text_content().startswith("Not yet")
+    assert "seat 1" in page.locator("#problem-detail").text_content()
+    _no_overflow(page)
+    page.click("#as-spectator")
+    page.locator("#current-event").wait_for()
+    page.wait_for_function("document.getElementById('current-event').textContent !== ''")
+    assert not heading.is_visible() and "as=spectator" in page.url
+    assert not page.locator("#whole-game-switch").is_visible()  # the game is on: no whole game, no branching
+    assert not page.locator("#branch").is_visible()
+    page.goto(f"{url}/replay/{gid}?as=0#token={mine}")  # the seat's own link opens its view and its prompts
+    page.wait_for_function("document.getElementById('table-area').getAttribute('aria-busy') === 'false'")
+    assert page.locator("#prompts").is_visible() and page.locator("#prompt-list li.prompt").count() >= 1
+    page.close()
+
+
+def test_branch_here_answers_readably_whether_or_not_the_server_branches(browser, finished_game):
+    """The button is offered once the game is over; its answer is a new game (id, host token once, a link) or a
+    sentence saying why not, never raw JSON. (Which of the two depends on whether the server has the branches
+    endpoint: the merge brings it.)"""
+    url, gid, _, _ = finished_game
+    page = _open(browser, f"{url}/replay/{gid}?step=10&as=spectator", step=10)
+    page.click("#branch-here")
+    page.wait_for_function("/New game|Could not branch/.test(document.getElementById('branch-result').textContent)")
+    said = page.locator("#branch-result").text_content()
+    assert "{" not in said
+    if said.startswith("New game"):
+        assert page.locator("#host-token").text_content() and "only this once" in said
+        assert page.locator("#branch-link").get_attribute("href").startswith("/replay/")
     page.close()
