@@ -186,6 +186,7 @@ function permalink(step) {
   const url = replayUrl(step);
   history.replaceState(null, "", url + location.hash);
   $("permalink").href = url;
+  $("review-link").href = `/review/${enc(gameId)}?as=${enc(state.as)}`; // every claim and call with its odds
 }
 
 // ----- the table as the perspective knew it (Ever Aegis's table, from rules.view: already redacted) -----
@@ -556,6 +557,7 @@ async function load() {
   fillPerspectives();
   $("whole-game-switch").hidden = !state.finished;
   $("branch").hidden = !state.finished;
+  $("review-link").hidden = !state.finished; // the review, like the odds, is for finished games only
   try {
     state.timeline = (await request(`${gamePath}/timeline?as=${enc(state.as)}`)).events;
   } catch (err) {

@@ -324,6 +324,29 @@ def test_a_claim_s_audit_opens_in_the_page(browser, finished_game):
     page.close()
 
 
+def test_a_claim_shows_its_odds_as_the_perspective_knew_them_and_the_review_is_a_link_away(browser, finished_game):
+    """Issue 17: the odds beside each claim of a finished game (the replay's ``odds``), and the review page linked."""
+    url, gid, log, _ = finished_game
+    claim = next(
+        e["seq"] for e in log if _call(f"{url}/api/games/{gid}/replay?step={e['seq']}&as=1")["odds"] is not None
+    )
+    odds = _call(f"{url}/api/games/{gid}/replay?step={claim}&as=1")["odds"]
+    page = _open(browser, f"{url}/replay/{gid}?step={claim}&as=1", step=claim)
+    line = page.locator("#odds")
+    assert line.is_visible()
+    text = line.text_content()
+    assert f"{round(odds['probability'] * 100)}%" in text and odds["claim"] in text and "knew" in text
+    page.keyboard.press("ArrowRight")  # the next step is no claim: no odds
+    _settled(page, claim + 1)
+    if _call(f"{url}/api/games/{gid}/replay?step={claim + 1}&as=1")["odds"] is None:
+        assert not line.is_visible()
+    review = page.locator("#review-link")
+    assert review.is_visible()
+    review.click()
+    page.wait_for_url(f"**/review/{gid}?as=1")
+    page.close()
+
+
 @SIZES
 def test_an_unknown_game_reads_as_a_page_with_a_way_back(browser, finished_game, size):
     url, gid, _, _ = finished_game
