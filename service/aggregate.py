@@ -33,7 +33,9 @@ from aegis.domain.kernel.events import Event, event_class, event_from_dict
 from aegis.domain.kernel.rng import commitment_of, mix_seed
 from aegis.service.rulesets import RULESETS, ruleset_named
 
-TRANSIENT = ("_game_state", "_recent")  # the state is stored encoded (``GameSnapshot``); recent payloads not at all
+# the state is stored encoded (``GameSnapshot``); recent payloads not at all; ``_applied_through``: while ``play``
+# records what the state has already moved on by
+TRANSIENT = ("_game_state", "_recent", "_applied_through")
 RECENT = 48  # ruleset payloads a game keeps in memory, the latest (older ones are read from the store)
 
 
@@ -181,12 +183,14 @@ class Game(Aggregate):
     def record(self, payload: dict[str, Any], version: int) -> None:
         rules = ruleset_named(self.ruleset)
         state = self.state
-        rules.apply(state, event_from_dict(payload))
+        applied = self.__dict__.get("_applied_through", 0)  # > 0: the state has moved on by this event already (play)
+        if payload["seq"] > applied:
+            rules.apply(state, event_from_dict(payload))
         self.versions.append(version)
         self._recent_payloads().append(payload)
         if self.current_request in self.idempotency:
             self.idempotency[self.current_request]["last_seq"] = payload["seq"]
-        if self.finished_seq is None and rules.is_finished(state):
+        if self.finished_seq is None and payload["seq"] >= applied and rules.is_finished(state):
             self.finished_seq = payload["seq"]
 
     @property
@@ -319,6 +323,20 @@ class Game(Aggregate):
             payload = e.to_dict()
             payload["seq"] = self.seq + 1
             self.trigger_event(recorded_class(e.TYPE), payload=payload)
+
+    def play(self, command: dict[str, Any]) -> None:
+        """Decide ``command`` by the rules and record the events it causes. The state moves on as the rules decide
+        (``Ruleset.push``: no copy of the state, each event applied once) and the events are recorded without being
+        applied again. A refusal (a ``DomainError``) is raised before anything changes; any other failure may leave
+        the state part-moved, so the service drops this object (``GameService._change``) and reads the game afresh."""
+        rules = ruleset_named(self.ruleset)
+        first = self.seq + 1
+        events = rules.push(self.state, command)
+        self.__dict__["_applied_through"] = first - 1 + len(events)
+        try:
+            self.append(events)
+        finally:
+            del self.__dict__["_applied_through"]
 
 
 class GameSnapshot(Snapshot):

@@ -494,13 +494,12 @@ class GameService:
             now = self.clock()
             command = {**body, "seat": seat, "at": now}
             raced = attempt > 0 or (arrival is not None and arrival != game.seq)
-            try:
-                events = rules.decide(game.state, command)
-            except DomainError as err:
-                raise from_domain(err, raced=raced) from None
             first = game.seq + 1
-            game.accept(seat, "seat", command, request, now)
-            game.append(events)
+            game.accept(seat, "seat", command, request, now)  # before the rules move the state: its clocks settle first
+            try:
+                game.play(command)
+            except DomainError as err:  # nothing saved: the accepted command is dropped with the cached game
+                raise from_domain(err, raced=raced) from None
             self._server_moves(game, now)
             return game.seq, self._answer(game, first, game.seq, seat), False
 
@@ -535,7 +534,7 @@ class GameService:
             if due is not None and now >= due[1]:
                 command = rules.close_command(due[0], now)
                 game.accept(None, "server", command, game.current_request, now)
-                game.append(rules.decide(state, command))
+                game.play(command)
                 continue
             late = sorted((at, seat) for seat, at in game.deadlines().items() if now >= at)
             if late:
@@ -550,7 +549,7 @@ class GameService:
                 return
             command = {**chosen, "at": now}
             game.accept(seat, "bot", command, game.current_request, now)
-            game.append(rules.decide(state, command))
+            game.play(command)
 
     def _bot(self, game: Game, seat: int) -> Any:
         """The bot that plays ``seat`` now: its own, or the one that stands in for a person (ruling S3)."""
@@ -581,7 +580,7 @@ class GameService:
             "at": now,
         }
         game.accept(seat, "timeout", command, game.current_request, now)
-        game.append(rules.decide(state, command))
+        game.play(command)
 
     # ----- reading -----
 
