@@ -33,7 +33,7 @@ from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
 from aegis.domain.kernel.ruleset import Ruleset
 from aegis.service import names, rulesets, tokens
-from aegis.service.aggregate import STORED_MODULES, Game
+from aegis.service.aggregate import STORED_MODULES, Game, GameSnapshot
 from aegis.service.bounded import LRU
 from aegis.service.broker import make_broker
 from aegis.service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
@@ -71,7 +71,7 @@ class GameStore(Application):
         self.health = WriteHealth()  # a save that failed because the store cannot be written (store_health)
         with creating(settings.store_env):  # processes starting together create the tables one at a time
             super().__init__(env={**settings.store_env, "IS_SNAPSHOTTING_ENABLED": "y"})
-        self.snapshotter = Snapshotter(self.take_snapshot)
+        self.snapshotter = Snapshotter(self._write_snapshot)
 
     def construct_snapshot_store(self) -> EventStore[UUID]:
         """The library's snapshot store, with its own mapper: snapshots compressed (``service/snapshots.py``)."""
@@ -90,10 +90,21 @@ class GameStore(Application):
         versions: dict[UUID, list[int]] = {}  # game -> the versions this save stored
         for r in recordings:
             versions.setdefault(r.domain_event.originator_id, []).append(r.domain_event.originator_version)
-        for game_id, saved in versions.items():
-            if crossed(self.snapshot_interval, min(saved) - 1, max(saved)):
-                self.snapshotter.ask(game_id, max(saved))
+        for obj in objs:
+            saved = versions.get(obj.id) if isinstance(obj, Game) else None
+            if saved and obj.version == max(saved) and crossed(self.snapshot_interval, min(saved) - 1, max(saved)):
+                self._snapshot(obj)
         return recordings
+
+    def _snapshot(self, game: Game) -> None:
+        """Snapshot ``game`` as just saved (the caller holds its lock): taken and mapped now, written in the background."""
+        assert self.snapshots is not None
+        snapshot = GameSnapshot.take(game)
+        self.snapshotter.ask(game.id, game.version, self.snapshots.mapper.to_stored_event(snapshot))
+
+    def _write_snapshot(self, stored: Any) -> None:
+        assert self.snapshots is not None
+        self.snapshots.recorder.insert_events([stored])
 
     def close(self) -> None:
         self.snapshotter.close()

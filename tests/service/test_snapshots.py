@@ -87,6 +87,43 @@ def test_a_game_read_back_from_a_snapshot_answers_and_plays_on_as_before(sqlite_
     close_app(second)
 
 
+def test_every_snapshot_is_the_game_its_events_fold_to_at_that_version(sqlite_env):
+    """Snapshots are taken from the game the service holds just after its save (not read back from the store): each
+    one must be exactly the game its stored events make at that version, refusals and bot moves included."""
+    from eventsourcing.application import project_aggregate
+
+    app = make_app(sqlite_env, AEGIS_SNAPSHOT_INTERVAL="9")
+    try:
+        api = Api(app.test_client())
+        gid, host, tokens = api.new_game(["human", "random", "cautious", "human"], seed="snap-equal", reaction_seconds=0)
+        api.start(gid, host)
+        rng = random.Random(11)
+        for i in range(60):
+            found = api.open_command(gid, tokens, rng)
+            if found is None:
+                break
+            if i % 5 == 2:
+                assert api.post(gid, found[0], {"type": "declare", "action": "no-such-action"}).status_code >= 400
+            assert api.post(gid, *found).status_code == 200
+        store = app.extensions["aegis"].store
+        stored = _stored_snapshots(app, gid)
+        assert len(stored) >= 5
+        for raw in stored:
+            snapshot = store.snapshots.mapper.to_domain_event(raw)
+            assert isinstance(snapshot, GameSnapshot)
+            folded = project_aggregate(None, store.events.get(UUID(gid), lte=snapshot.originator_version))
+            assert isinstance(folded, Game)
+            held = snapshot.mutate(None)
+            for game in (held, folded):  # the decision clocks are derived lazily (``settle_clock``): compare them settled
+                game.settle_clock()
+            got, expected = GameSnapshot.take(held), GameSnapshot.take(folded)
+            assert got.originator_version == expected.originator_version == snapshot.originator_version
+            differ = {k for k in expected.state.keys() | got.state.keys() if got.state.get(k) != expected.state.get(k)}
+            assert not differ, {k: (got.state.get(k), expected.state.get(k)) for k in differ}
+    finally:
+        close_app(app)
+
+
 def test_a_snapshot_from_before_this_format_is_still_read(sqlite_env):
     """An earlier version stored the whole log in each snapshot (class version 2), as plain JSON."""
     first = make_app(sqlite_env, AEGIS_SNAPSHOT_INTERVAL="100000")
