@@ -29,11 +29,15 @@ BATCH = 500
 
 
 class Worker:
-    def __init__(self, app: GameStore, store: ViewStore, *, poll: float = 0.05, keep: int = KEEP_GAMES):
+    def __init__(self, app: GameStore, store: ViewStore, *, poll: float = 0.05, linger: float = 0.05, keep: int = KEEP_GAMES):
         self.app = app
         self.store = store
         self.projector = Projector(app, store, keep)  # ``keep``: games kept folded (AEGIS_CACHE_GAMES)
         self.poll = poll
+        # after a save's wake, how long to let further saves gather before reading the log: one step then projects
+        # them all, instead of a store read per command competing with the commands; a read of a projection never
+        # waits for it (it catches up itself, ``catch_up_unless_busy``)
+        self.linger = linger
         self.wake = threading.Event()
         self.stopping = threading.Event()
         self.applied = 0  # events applied since start
@@ -118,7 +122,8 @@ class Worker:
                 if source is not None:
                     source.wait(self.poll * 20)
                 else:
-                    self.wake.wait(self.poll)
+                    if self.wake.wait(self.poll):
+                        self.stopping.wait(self.linger)  # let the saves of the next moments join this one's step
                     self.wake.clear()
         finally:
             if source is not None:

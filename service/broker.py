@@ -100,6 +100,8 @@ class _AllQueueListener:
 class MemoryBroker:
     """Notices within one process (the embedded default)."""
 
+    crosses_processes = False  # every notice is of a save this process made, and heard directly too
+
     def __init__(self) -> None:
         self._listeners: dict[str, set[_QueueListener]] = {}
         self._all: set[_AllQueueListener] = set()
@@ -235,6 +237,8 @@ class _RedisListener:
 class RedisBroker:
     """Notices through Redis pub/sub, a channel per game. Publishing never fails a command: the events
     are already stored, and a stream that missed a notice catches up at its next notice or keep-alive."""
+
+    crosses_processes = True  # notices of every process's saves
 
     def __init__(self, url: str):
         import redis

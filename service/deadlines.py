@@ -76,11 +76,13 @@ class DeadlineKeeper:
         """Add a deadline to the heap (under ``_wake``). Replaced deadlines stay in the heap until they come up, so
         when they outnumber the live ones the heap is rebuilt from ``_due``: at most about two entries per game
         that has a deadline."""
+        sooner = not self._heap or at < self._heap[0][0]
         heapq.heappush(self._heap, (at, game_id))
         if len(self._heap) > 2 * len(self._due) + COMPACT_SLACK:
             self._heap = [(due, gid) for gid, due in self._due.items()]
             heapq.heapify(self._heap)
-        self._wake.notify()
+        if sooner:  # the keeper sleeps until the earliest deadline: a later one does not need to wake it
+            self._wake.notify()
 
     def schedule(self, game_id: UUID | str, at: float) -> None:
         """Act on ``game_id`` at ``at`` whatever notices said (recovery, a retry)."""
@@ -91,10 +93,9 @@ class DeadlineKeeper:
 
     def start(self) -> DeadlineKeeper:
         if not self._threads:
-            self._threads = [
-                threading.Thread(target=self._run, name="aegis-deadlines", daemon=True),
-                threading.Thread(target=self._listen, name="aegis-deadlines-listen", daemon=True),
-            ]
+            self._threads = [threading.Thread(target=self._run, name="aegis-deadlines", daemon=True)]
+            if self.service.broker.crosses_processes:  # in one process every save is heard directly (_after_save)
+                self._threads.append(threading.Thread(target=self._listen, name="aegis-deadlines-listen", daemon=True))
             for t in self._threads:
                 t.start()
         return self
