@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import threading
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from aegis.api import close_app, create_app
 from aegis.projections.store import RedisViewStore
 from aegis.service.games import GameService
 from aegis.service.settings import load
+from tests.api.test_openapi import assert_matches
 from tests.api.test_players import register, sit
 from tests.api_client import Api
 from tests.conftest import make_app, need_server
@@ -92,6 +95,9 @@ def test_a_seat_disputes_a_step_and_the_dispute_carries_its_audit_as_the_reader_
     assert _get(api, f"/api/games/{gid}/disputes", t["Fred"])["disputes"] == [fred]
     listed = _get(api, f"/api/games/{gid}/disputes")
     assert listed == {"disputes": [spectator], "total": 1, "offset": 0, "limit": 100}
+    for shown in (opened, spectator, fred):  # as the OpenAPI document says
+        assert_matches("DisputeOut", shown)
+    assert_matches("DisputesOut", listed)
 
 
 def test_a_registered_player_disputes_with_their_player_key(sqlite_app):
@@ -165,8 +171,8 @@ def test_text_refusals_name_the_field(sqlite_app):
     assert list(_open(api, gid, t["Sally"], 400, step=1)["errors"]) == ["text"]
 
 
-def test_seats_comment_and_the_majority_of_the_players_records_the_verdict(sqlite_app):
-    api = Api(sqlite_app.test_client())
+def test_seats_comment_and_the_majority_of_the_players_records_the_verdict(app):
+    api = Api(app.test_client())
     names = ["Fred", "Sally", "Jeff", "Kim"]
     gid, t = api.people(names, reaction_seconds=0, setup=FRED_BLUFFS)
     did = _open(api, gid, t["Sally"], step=_claim(api, gid, t["Fred"]), text="Fred bluffs")["id"]
@@ -184,8 +190,30 @@ def test_seats_comment_and_the_majority_of_the_players_records_the_verdict(sqlit
     assert len(changed["votes"]) == 4 and changed["status"] == "settled"
     assert changed["verdict"]["verdict"] == "upheld" and changed["verdict"]["by"] == "majority"
     assert changed["verdict"]["text"] == "3 of the 4 players' seats voted upheld"
+    assert_matches("DisputeOut", changed)
     assert _post(api, did, "comments", t["Fred"], 409, text="but")["type"] == "/api/problems/settled"
     _post(api, did, "votes", t["Fred"], 409, verdict="dismissed", text="but")
+
+
+def test_votes_at_the_same_moment_record_one_verdict(sqlite_app):
+    """Four players vote at once: each vote is saved on the dispute as it stands (a lost race is run again), the third
+    vote alike records the verdict, and the fourth finds the dispute settled."""
+    api = Api(sqlite_app.test_client())
+    gid, t = api.people(["Fred", "Sally", "Jeff", "Kim"], reaction_seconds=0)
+    did = _open(api, gid, t["Sally"], step=1, text="the deal")["id"]
+    barrier = threading.Barrier(4)
+
+    def vote(token: str) -> int:
+        client = sqlite_app.test_client()
+        barrier.wait()
+        body = {"verdict": "upheld", "text": "yes"}
+        return int(client.post(f"/api/disputes/{did}/votes", json=body, headers=api.auth(token)).status_code)
+
+    with ThreadPoolExecutor(4) as pool:
+        codes = sorted(pool.map(vote, t.values()))
+    assert codes == [201, 201, 201, 409]
+    settled = _get(api, f"/api/disputes/{did}")
+    assert len(settled["votes"]) == 3 and settled["verdict"]["by"] == "majority" and settled["status"] == "settled"
 
 
 def test_bots_do_not_count_among_the_voters(sqlite_app):
@@ -212,6 +240,7 @@ def test_a_moderator_records_the_verdict_and_nobody_else(moderated_app):
     _post(api, did, "verdict", MODERATOR, 400, verdict="upheld", text="")
     settled = _post(api, did, "verdict", MODERATOR, verdict="dismissed", text="the record stands")
     assert settled["status"] == "settled"
+    assert_matches("DisputeOut", settled)
     assert {k: settled["verdict"][k] for k in ("verdict", "text", "by")} == {
         "verdict": "dismissed",
         "text": "the record stands",
