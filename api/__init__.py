@@ -6,12 +6,13 @@ from typing import Any
 
 from flask import Flask, Response, current_app, json
 
-from aegis.api import games, limits, openapi, players, problems, replays, stream
+from aegis.api import disputes, games, limits, openapi, players, problems, replays, stream
 from aegis.api.schemas import HealthOut
 from aegis.api.stream_slots import StreamSlots
 from aegis.projections.reads import ProjectedReads
 from aegis.projections.store import make_store
 from aegis.projections.worker import Worker
+from aegis.replay.disputes import Disputes
 from aegis.replay.replays import Replays
 from aegis.service import store_health
 from aegis.service.deadlines import DeadlineKeeper
@@ -35,6 +36,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.extensions["aegis.broker"] = svc.broker
     app.extensions["aegis.reads"] = reads
     app.extensions["aegis.replays"] = Replays(svc)
+    app.extensions["aegis.disputes"] = Disputes(svc, reads)
     app.extensions["aegis.views"] = views
     app.extensions["aegis.worker"] = worker
     app.extensions["aegis.deadlines"] = keeper
@@ -50,8 +52,9 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.register_blueprint(players.bp)
     app.register_blueprint(replays.bp)
     app.register_blueprint(replays.viewer_bp)
+    app.register_blueprint(disputes.bp)
     app.register_blueprint(openapi.bp)
-    limits.install(app, svc.settings)  # per-client limits on creating games and taking seats
+    limits.install(app, svc.settings)  # per-client limits on creating games, taking seats, dispute posts
 
     @app.get("/healthz")
     def healthz() -> Response:

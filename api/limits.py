@@ -1,5 +1,5 @@
-"""Rate limits per client on the routes that make things: creating a game, taking a seat (a bot's too) and
-registering a player name.
+"""Rate limits per client on the routes that make things: creating a game, taking a seat (a bot's too),
+registering a player name, and posting to disputes (opening one, a comment, a vote, a verdict).
 
 Flask-Limiter counts each client's requests by its remote address (``request.remote_addr``). The Flask app trusts
 no ``X-Forwarded-For`` itself: the address is the server's (``aegis serve``'s uvicorn takes it from the header only
@@ -20,6 +20,7 @@ from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
+from aegis.api.disputes import POSTS as DISPUTE_POSTS
 from aegis.api.problems import problem
 from aegis.projections.store import RATE_LIMITS
 from aegis.service.settings import Settings
@@ -29,6 +30,7 @@ LIMITED = {
     "games.create_game": ("games created", "AEGIS_RATE_CREATE"),
     "games.take_seat": ("seats taken", "AEGIS_RATE_SEAT"),
     "players.register": ("players registered", "AEGIS_RATE_REGISTER"),
+    **{endpoint: ("dispute posts", "AEGIS_RATE_DISPUTE") for endpoint in DISPUTE_POSTS},
 }
 REDIS_TIMEOUT = 1  # second: a counter store slower than this is treated as down (fail open)
 
@@ -55,6 +57,7 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
         "games.create_game": settings.rate_create,
         "games.take_seat": settings.rate_seat,
         "players.register": settings.rate_register,
+        **dict.fromkeys(DISPUTE_POSTS, settings.rate_dispute),
     }
     if not any(rates.values()):
         return None

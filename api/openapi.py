@@ -14,7 +14,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, json
 
-from aegis.api import ruleset_schemas, schemas
+from aegis.api import dispute_schemas, ruleset_schemas, schemas
 from aegis.api.games import MAX_KEY
 from aegis.service.rulesets import RULESETS
 
@@ -23,6 +23,7 @@ DOCS_PAGE = Path(__file__).with_name("static") / "docs.html"
 
 GAME_ID = {"name": "gid", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}
 PLAYER_NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+DISPUTE_ID = {"name": "did", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 OPTIONAL_BEARER: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
@@ -42,7 +43,7 @@ def _problems(*codes: int, store: bool = True) -> dict[str, Any]:
         413: "the body is larger than AEGIS_MAX_BODY bytes",
         401: "missing or unknown token (or stream ticket: malformed, altered, another game's or seat's, expired)",
         403: "not your seat, or not your prompt, or the host token where a seat token is needed",
-        404: "no such game",
+        404: "no such game (or dispute)",
         409: "stale expected_seq, a conflicting command, not started, already finished, cancelled or expired, "
         "a name already taken",
         422: "illegal by the rules: the problem names the rule and carries your open prompts",
@@ -356,6 +357,90 @@ PATHS: dict[str, dict[str, Any]] = {
             },
         }
     },
+    # ----- disputes (replay/disputes.py) -----
+    "/api/games/{gid}/disputes": {
+        "post": {
+            "operationId": "open_dispute",
+            "summary": "Dispute a step of the game's record, as one of its players (your seat token or player key); "
+            "the dispute keeps the audit of that step as the record stood",
+            "parameters": [GAME_ID],
+            "security": BEARER,
+            "requestBody": {"required": True, **_json("DisputeIn")},
+            "responses": {
+                "201": {"description": "the dispute, as you may read it", "headers": LOCATION, **_json("DisputeOut")},
+                **_problems(400, 413, 401, 403, 404, 409),
+                **_rate_limited("AEGIS_RATE_DISPUTE"),
+            },
+        },
+        "get": {
+            "operationId": "list_game_disputes",
+            "summary": "The game's disputes, oldest first, each audit as you may know it (your seat token: your seat's)",
+            "parameters": [GAME_ID, {"in": "query", "schema": "GameDisputesQuery"}],
+            "security": OPTIONAL_BEARER,
+            "responses": {"200": {"description": "one page of disputes", **_json("DisputesOut")}, **_problems(400, 401, 404)},
+        },
+    },
+    "/api/disputes": {
+        "get": {
+            "operationId": "list_disputes",
+            "summary": "Every dispute (or the open or settled ones), newest first",
+            "parameters": [{"in": "query", "schema": "DisputesQuery"}],
+            "security": OPTIONAL_BEARER,
+            "responses": {"200": {"description": "one page of disputes", **_json("DisputesOut")}, **_problems(400, 401)},
+        }
+    },
+    "/api/disputes/{did}": {
+        "get": {
+            "operationId": "get_dispute",
+            "summary": "A dispute: its text, the audit of its step as you may know it, comments, votes, verdict",
+            "parameters": [DISPUTE_ID],
+            "security": OPTIONAL_BEARER,
+            "responses": {"200": {"description": "the dispute", **_json("DisputeOut")}, **_problems(401, 404)},
+        }
+    },
+    "/api/disputes/{did}/comments": {
+        "post": {
+            "operationId": "comment_dispute",
+            "summary": "Comment on an open dispute, as one of the game's players (seat token or player key)",
+            "parameters": [DISPUTE_ID],
+            "security": BEARER,
+            "requestBody": {"required": True, **_json("DisputeCommentIn")},
+            "responses": {
+                "201": {"description": "the dispute with your comment", **_json("DisputeOut")},
+                **_problems(400, 413, 401, 403, 404, 409),
+                **_rate_limited("AEGIS_RATE_DISPUTE"),
+            },
+        }
+    },
+    "/api/disputes/{did}/votes": {
+        "post": {
+            "operationId": "vote_dispute",
+            "summary": "Vote on a verdict, as one of the game's players, where the service has no moderators: a strict "
+            "majority of the players voting alike records it (a later vote of yours replaces your earlier one)",
+            "parameters": [DISPUTE_ID],
+            "security": BEARER,
+            "requestBody": {"required": True, **_json("DisputeVerdictIn")},
+            "responses": {
+                "201": {"description": "the dispute with your vote (and the verdict it made)", **_json("DisputeOut")},
+                **_problems(400, 413, 401, 403, 404, 409),
+                **_rate_limited("AEGIS_RATE_DISPUTE"),
+            },
+        }
+    },
+    "/api/disputes/{did}/verdict": {
+        "post": {
+            "operationId": "record_dispute_verdict",
+            "summary": "Record a verdict, as a moderator (Authorization: Bearer <a key of AEGIS_MODERATOR_KEYS>)",
+            "parameters": [DISPUTE_ID],
+            "security": BEARER,
+            "requestBody": {"required": True, **_json("DisputeVerdictIn")},
+            "responses": {
+                "201": {"description": "the settled dispute", **_json("DisputeOut")},
+                **_problems(400, 413, 401, 403, 404, 409),
+                **_rate_limited("AEGIS_RATE_DISPUTE"),
+            },
+        }
+    },
     "/api/players": {
         "post": {
             "operationId": "register_player",
@@ -473,11 +558,12 @@ def document() -> dict[str, Any]:
             "oneOf": [_ref(cls.__name__) for cls in seat_in],
         },
     )
-    for name in dir(schemas):
-        obj = getattr(schemas, name)
-        is_body = isinstance(obj, type) and issubclass(obj, schemas.Schema) and name.endswith(("In", "Out", "Query"))
-        if is_body and name not in REPLACED and name not in spec.components.schemas:  # nested ones may be there already
-            spec.components.schema(name, schema=obj)
+    for module in (schemas, dispute_schemas):
+        for name in dir(module):
+            obj = getattr(module, name)
+            is_body = isinstance(obj, type) and issubclass(obj, schemas.Schema) and name.endswith(("In", "Out", "Query"))
+            if is_body and name not in REPLACED and name not in spec.components.schemas:  # nested ones may be there
+                spec.components.schema(name, schema=obj)
     for path, operations in PATHS.items():
         spec.path(path=path, operations=operations)
     out = spec.to_dict()

@@ -1,7 +1,8 @@
 """The projector: stored events in, what processes share out. Derived only from events.
 
 For every game an event touches it writes the game's row in the lobby and places it in the lobby's index
-(``projections/lobby.py``). When a game ends, its registered players' records (rating, results, statistics) and
+(``projections/lobby.py``); for every dispute opened or settled, its place in the dispute lists
+(``projections/disputes.py``). When a game ends, its registered players' records (rating, results, statistics) and
 game lists (``projections/players.py``); when a player registers, their record. It folds each game's events into a
 ``Game`` aggregate in memory; after a restart a game it has not seen yet is loaded from the store at the version
 just before the first event it must apply.
@@ -21,11 +22,12 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Notification
 
 from aegis.domain.kernel.events import event_from_dict
-from aegis.projections import lobby, players
+from aegis.projections import disputes, lobby, players
 from aegis.projections.store import PREFIX, Batch, ViewStore
 from aegis.service import names
 from aegis.service.aggregate import Game
 from aegis.service.bounded import LRU
+from aegis.service.dispute import Dispute
 from aegis.service.games import GameStore
 from aegis.service.players import Player
 from aegis.service.rulesets import ruleset_named
@@ -65,6 +67,9 @@ class Projector:
                 record = players.new_record(event.name, event.at)
                 records[names.key(event.name)] = record
                 batch.hset(PLAYERS, names.key(event.name), record)
+                continue
+            if isinstance(event, Dispute.Event):
+                disputes.project(batch, self.store, event)  # the dispute lists (projections/disputes.py)
                 continue
             assert isinstance(event, Aggregate.Event), f"not an aggregate's event: {type(event).__name__}"
             gid = UUID(str(event.originator_id))

@@ -1,4 +1,5 @@
-"""When a reader of a game's record sees what: the one place of that policy for replays, timelines and audits.
+"""When a reader of a game's record sees what: the one place of that policy for replays, timelines, audits and
+disputes.
 
 - ``spectator``: anyone, any time.
 - a seat: its own token holder during the game; anyone once the game is over (what that player knew).
@@ -44,3 +45,12 @@ def at_event(game: Game, who: Perspective, seq: int) -> Perspective:
 def now(game: Game, who: Perspective) -> Perspective:
     """Who ``who`` effectively is for the record as it stands: everyone sees everything once the game is over."""
     return reader(who, finished=game.finished_seq is not None)
+
+
+def of_token(game: Game, token: str | None) -> Perspective:
+    """Who a reader is without asking for a perspective (a dispute's reader): the seat whose token ``token`` is, else
+    the spectator (no token, or another game's, a host's or a player's key); apply ``now`` for the record as it stands."""
+    for s in game.seats:
+        if tokens.matches(token, s["token_hash"]):
+            return int(s["seat"])
+    return SPECTATOR

@@ -26,6 +26,8 @@ POSTGRES = "eventsourcing.postgres"
 # few minutes and takes a seat in it; 120 a minute (and 600 seats: 60 full 10-seat tables) leaves room for a whole
 # classroom behind one address, while a flood (20,000 games in 115 s) is cut to 2 games a second
 RATE_CREATE, RATE_SEAT, RATE_REGISTER = "120/minute", "600/minute", "30/minute"
+RATE_DISPUTE = "60/minute"  # disputes opened, comments, votes and verdicts one client may post (api/limits.py)
+MIN_MODERATOR_KEY = 16  # characters a moderator key has at least (a short one could be guessed)
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,8 @@ class Settings:
     cache_games: int = 500  # AEGIS_CACHE_GAMES: games kept folded in memory (the aggregate cache, the projector's)
     streams_per_client: int | None = 1000  # AEGIS_STREAMS_PER_CLIENT: open streams per client address and process
     cache_views: int = 500  # AEGIS_CACHE_VIEWS: games whose views (as last read) the service keeps (service.views)
+    moderator_keys: tuple[str, ...] = ()  # AEGIS_MODERATOR_KEYS: who records dispute verdicts (none: the table votes)
+    rate_dispute: str | None = RATE_DISPUTE  # AEGIS_RATE_DISPUTE: dispute posts one client may make (None: no limit)
 
     @property
     def persistence(self) -> str:
@@ -124,7 +128,20 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         cache_games=cache_games,
         cache_views=int(_number(env, "AEGIS_CACHE_VIEWS", 500, 1)),
         streams_per_client=int(_number(env, "AEGIS_STREAMS_PER_CLIENT", 1000, 0)) or None,
+        moderator_keys=_moderator_keys(env),
+        rate_dispute=_rate(env, "AEGIS_RATE_DISPUTE", RATE_DISPUTE),
     )
+
+
+def _moderator_keys(env: Mapping[str, str]) -> tuple[str, ...]:
+    """AEGIS_MODERATOR_KEYS: comma-separated keys, each of at least ``MIN_MODERATOR_KEY`` characters (none: unset)."""
+    keys = tuple(k.strip() for k in (env.get("AEGIS_MODERATOR_KEYS") or "").split(",") if k.strip())
+    if any(len(k) < MIN_MODERATOR_KEY for k in keys):
+        raise MalformedCommand(
+            f"environment variable AEGIS_MODERATOR_KEYS holds comma-separated keys of at least {MIN_MODERATOR_KEY} "
+            "characters each (a short key could be guessed)"
+        )
+    return keys
 
 
 def _rate(env: Mapping[str, str], name: str, default: str) -> str | None:

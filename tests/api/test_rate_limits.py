@@ -103,7 +103,7 @@ def test_the_default_limits_refuse_the_121st_game_and_the_601st_seat_from_one_ad
 
 
 def test_off_and_0_disable_the_limits(sqlite_env):
-    app = make_app(sqlite_env, AEGIS_RATE_CREATE="off", AEGIS_RATE_SEAT="0", AEGIS_RATE_REGISTER="off")
+    app = make_app(sqlite_env, AEGIS_RATE_CREATE="off", AEGIS_RATE_SEAT="0", AEGIS_RATE_REGISTER="off", AEGIS_RATE_DISPUTE="off")
     try:
         assert {_create(app).status_code for _ in range(125)} == {201}  # beyond the default 120
         assert {_seat(app, "no-such-game", {"bot": "random"}).status_code for _ in range(605)} == {404}  # beyond 600
@@ -201,6 +201,10 @@ def test_429_is_documented_on_the_limited_operations_only():
         ("/api/games/{gid}/seats", "post"): "AEGIS_RATE_SEAT",
         ("/api/players", "post"): "AEGIS_RATE_REGISTER",
         ("/api/games/{gid}/stream", "get"): "AEGIS_STREAMS_PER_CLIENT",
+        ("/api/games/{gid}/disputes", "post"): "AEGIS_RATE_DISPUTE",
+        ("/api/disputes/{did}/comments", "post"): "AEGIS_RATE_DISPUTE",
+        ("/api/disputes/{did}/votes", "post"): "AEGIS_RATE_DISPUTE",
+        ("/api/disputes/{did}/verdict", "post"): "AEGIS_RATE_DISPUTE",
     }
     for path, ops in doc["paths"].items():
         for method, op in ops.items():
