@@ -704,6 +704,13 @@ function words(value) {
     .join(" · ");
 }
 
+function verdictWords(v) {
+  // {verdict: "upheld"|"dismissed", text, by: "moderator"|"majority"}
+  if (typeof v !== "object" || v === null) return `Verdict: ${words(v)}`;
+  const by = v.by === "majority" ? "the table's majority" : v.by === "moderator" ? "a moderator" : v.by;
+  return `Verdict${by ? ` of ${by}` : ""}: ${v.verdict}${v.text ? ` (${v.text})` : ""}`;
+}
+
 function renderStepDisputes(step) {
   const found = state.disputes.get(step) || [];
   $("step-disputes").hidden = !found.length;
@@ -714,7 +721,7 @@ function renderStepDisputes(step) {
       { class: "dispute", "data-dispute": d.id },
       el("p", { text: `${d.status}${d.by ? `, opened by ${d.by}` : ""}: ${d.text}` }),
       comments.length ? el("ul", { class: "comments", "aria-label": "comments" }, ...comments) : null,
-      d.verdict ? el("p", { class: "verdict", text: `Verdict: ${words(d.verdict)}` }) : null,
+      d.verdict ? el("p", { class: "verdict", text: verdictWords(d.verdict) }) : null,
     );
   });
   fill($("dispute-list"), ...items);

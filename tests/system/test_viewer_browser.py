@@ -387,6 +387,35 @@ def test_a_view_not_open_yet_reads_as_a_page_with_a_way_to_watch(browser, active
     page.close()
 
 
+def test_a_dispute_shows_beside_its_step_with_its_comments_and_verdict(browser, active_game):
+    """Issue 17: disputes on the record are shown in the viewer beside the step they are about (marked in the log,
+    in a panel at that step), the player's words as text, never markup."""
+    url, gid, mine = active_game
+    step = 3
+    opened = _call(f"{url}/api/games/{gid}/disputes", "POST", {"step": step, "text": "<b>the clock</b> was wrong"}, token=mine)
+    _call(f"{url}/api/disputes/{opened['id']}/comments", "POST", {"text": "I saw it too"}, token=mine)
+    page = _open(browser, f"{url}/replay/{gid}?step={step}&as=0#token={mine}", step=step)
+    panel = page.locator("#step-disputes")
+    panel.wait_for(state="visible")
+    text = panel.text_content()
+    assert "<b>the clock</b> was wrong" in text and "I saw it too" in text and "open" in text
+    assert page.locator("#step-disputes b").count() == 0  # the player's words are text, not markup
+    assert page.locator(f"#log li[data-seq='{step}'] .dispute-mark").count() == 1
+    page.close()
+    settled = _call(f"{url}/api/games/{gid}/disputes", "POST", {"step": step + 2, "text": "a second look"}, token=mine)
+    voted = _call(f"{url}/api/disputes/{settled['id']}/votes", "POST", {"verdict": "dismissed", "text": "fine"}, token=mine)
+    assert voted["status"] == "settled"  # Ada is the table's only person: her vote is its majority
+    page = _open(browser, f"{url}/replay/{gid}?step={step + 1}&as=0#token={mine}", step=step + 1)
+    assert not page.locator("#step-disputes").is_visible()  # nothing disputed at this step
+    page.keyboard.press("ArrowRight")
+    _settled(page, step + 2)
+    verdict = page.locator("#step-disputes .verdict")
+    verdict.wait_for(state="visible")
+    assert verdict.text_content().startswith("Verdict of the table's majority: dismissed (")
+    _no_overflow(page)
+    page.close()
+
+
 def test_branch_here_answers_readably_whether_or_not_the_server_branches(browser, finished_game):
     """The button is offered once the game is over; its answer is a new game (id, host token once, a link) or a
     sentence saying why not, never raw JSON. (Which of the two depends on whether the server has the branches
