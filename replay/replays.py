@@ -16,6 +16,7 @@ from aegis.service.aggregate import Game
 from aegis.service.errors import BadRequest, NotFound
 from aegis.service.games import GameService
 from aegis.service.rulesets import ruleset_named
+from aegis.service.views import branch_of
 
 CACHED_REPLAYS = 32
 
@@ -76,6 +77,8 @@ class Replays:
             "rigged": game.rigged,
             "table": rules.view(state, who),
             "event": event,
+            "branch_of": branch_of(game),
+            "branches": list(game.branches),
         }
 
     def timeline(self, game_id: UUID, as_: str | None, token: str | None) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from aegis.domain.kernel.errors import DomainError, MalformedCommand
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
 from aegis.domain.kernel.ruleset import Ruleset
-from aegis.service import names, rulesets, tokens
+from aegis.service import branches, names, rulesets, tokens
 from aegis.service.aggregate import STORED_MODULES, Game
 from aegis.service.bounded import LRU
 from aegis.service.broker import make_broker
@@ -222,9 +222,10 @@ class GameService:
             with contextlib.suppress(KeyError):
                 cache.get(game_id, evict=True)
 
-    def _change(self, game_id: UUID, change: Callable[[Game, int], T]) -> tuple[Game, T]:
+    def _change(self, game_id: UUID, change: Callable[[Game, int], T], also: list[Game] | None = None) -> tuple[Game, T]:
         """Run ``change(game, attempt)`` and save, retrying when another process saved first (``attempt``: how many
-        saves lost a race so far)."""
+        saves lost a race so far). ``also``: new games the change made (it fills the list), saved with the game in
+        one transaction (a branch and its original)."""
         with self._lock(game_id):
             attempt = 0
             trust = True
@@ -232,6 +233,8 @@ class GameService:
                 trusted = self._trusted(game_id) if trust else None
                 trust = False
                 game = trusted or self._load(game_id)
+                extra = also if also is not None else []
+                extra.clear()
                 try:
                     result = change(game, attempt)
                     if game.finished_seq is not None and game.finished_at is None:
@@ -239,7 +242,7 @@ class GameService:
                     if trusted is not None and not game.pending_events:
                         self._evict(game_id)  # nothing to save proves the cached game was the latest: read it afresh
                         continue
-                    self.store.save(game)
+                    self.store.save(game, *extra)
                 except IntegrityError:
                     self._evict(game_id)
                     if trusted is None:
@@ -254,6 +257,8 @@ class GameService:
                     self._evict(game_id)  # the cached object may hold unsaved events
                     raise
                 self._saved(game)
+                for made in extra:
+                    self._saved(made)
                 return game, result
         raise Conflict(f"game {game_id} is too busy: {SAVE_ATTEMPTS} attempts to save lost a race; try again")
 
@@ -441,7 +446,10 @@ class GameService:
             now = self.clock()
             config = rules.make_config({**game.spec, "names": [s["name"] for s in game.seats]})
             game.request_start(config.to_dict(), now)
-            game.append(setup_events(rules, game, config, now))
+            if game.branch_of is None:
+                game.append(setup_events(rules, game, config, now))
+            else:  # a branch begins with its original's record up to the branch point (service/branches.py)
+                branches.begin(self.store, game, now)
             self._server_moves(game, now)
             return game.seq
 
