@@ -19,4 +19,5 @@ def create_branch(gid: str) -> Response:
         service(), game_id(gid), token(), step=data["step"], command=data["command"], deal=data["deal"], knower=data["as_"]
     )
     location = url_for("games.view", gid=str(branch))
-    return answer(schemas.built(schemas.BranchOut), {"id": str(branch), "host_token": host_token, "step": step}, 201, Location=location)
+    made = {"id": str(branch), "host_token": host_token, "step": step}
+    return answer(schemas.built(schemas.BranchOut), made, 201, Location=location)

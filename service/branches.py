@@ -18,22 +18,18 @@ record is written when it starts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
-from aegis.domain.kernel.errors import DomainError, NotYourTurn
-from aegis.domain.kernel.events import Event, event_from_dict
-from aegis.domain.kernel.ruleset import Ruleset
+from aegis.domain.kernel.errors import DomainError
 from aegis.service import tokens
 from aegis.service.aggregate import Game
-from aegis.service.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, ServiceError, from_domain
+from aegis.service.branch_opening import decision_point, opening, refusal
+from aegis.service.errors import BadRequest, Conflict, Forbidden
+from aegis.service.games import GameService, fill_seats_of_the_rules
 from aegis.service.rulesets import ruleset_named
 
-if TYPE_CHECKING:
-    from aegis.service.games import GameService, GameStore
-
 DEALS = ("same", "as_known")
-BY_BRANCH = "branch"  # ``CommandAccepted.by`` of the command a branch was made with
 
 
 def create(
@@ -81,11 +77,9 @@ def create(
         try:  # the rules decide now whether they accept the deal and the command (they decide again at the start)
             opening(rules, branch.seed, original, log, point, deal, knower, command, names, now)
         except DomainError as err:
-            raise _refusal(err) from None
+            raise refusal(err) from None
         branch.made_as_branch(str(original.id), point, deal, knower, command)
-        from aegis.service.games import _fill_seats_of_the_rules
-
-        _fill_seats_of_the_rules(branch)
+        fill_seats_of_the_rules(branch)
         original.branched(str(branch.id), point)
         made[:] = [branch]
         return branch.id, point
@@ -107,78 +101,3 @@ def _may_branch(original: Game, host_token: str | None) -> None:
         )
     if not tokens.matches(host_token, original.host_token_hash):
         raise Forbidden("during play only the host of a rigged game may branch it (Authorization: Bearer <host_token>)")
-
-
-def decision_point(store: GameStore, game: Game, step: int) -> int:
-    """The first step at or after ``step`` where the game waited for a decision: the last event of the setup or of
-    what one command caused (the events before each accepted command), or the record's last event."""
-    for e in store.events.get(game.id):
-        if isinstance(e, Game.CommandAccepted) and e.first_seq - 1 >= step:
-            return e.first_seq - 1
-    return game.seq
-
-
-def opening(
-    rules: Ruleset,
-    seed: str,
-    original: Game,
-    log: list[dict[str, Any]],
-    point: int,
-    deal: str,
-    knower: Any,
-    command: dict[str, Any] | None,
-    names: list[str],
-    at: float,
-) -> tuple[Any, list[Event], list[Event] | None]:
-    """The branch's state after its opening, with the events of its branch point and of its command (None: none).
-    Raises the rules' ``DomainError`` for what they refuse."""
-    config = rules.make_config(original.started_config)
-    copied = [event_from_dict(e) for e in log]
-    state = rules.fold(config, copied)
-    marks = rules.branch(
-        state, log, game=str(original.id), step=point, deal=deal, knower=knower, names=names, seed=seed, at=at
-    )
-    for e in marks:
-        rules.apply(state, e)
-    played = None
-    if command is not None:
-        if command.get("type") in rules.system_commands:
-            raise BadRequest(f"{command['type']!r} is a command of the server itself; a branch cannot be made with it")
-        played = rules.push(state, {**command, "at": at})
-    return state, marks, played
-
-
-def _refusal(err: DomainError) -> ServiceError:
-    """The rules' refusal of a branch: as for a command, but no seat sent it (so not a 403 for the wrong seat)."""
-    if isinstance(err, NotYourTurn):
-        return Illegal(err.message, rule=err.rule, prompts=err.prompts)
-    return from_domain(err)
-
-
-def begin(store: GameStore, game: Game, now: float) -> None:
-    """Write a branch's opening at its start: the original's events up to the branch point, the branch point, and
-    the command it was made with (accepted as the branch's, ``by`` "branch")."""
-    assert game.branch_of is not None
-    rules = ruleset_named(game.ruleset)
-    original = store.repository.get(UUID(game.branch_of["game"]))
-    if not isinstance(original, Game):  # pragma: no cover - the store holds only games
-        raise NotFound(f"the game {game.branch_of['game']} this branch starts from is not in this store")
-    point = game.branch_of["step"]
-    log = store.payloads(original, 1, point)
-    command = game.branch_of["command"]
-    try:
-        _, marks, _ = opening(
-            rules, game.seed, original, log, point, game.branch_of["deal"], game.branch_of["knower"], None,
-            [s["name"] for s in game.seats], now,
-        )
-    except DomainError as err:  # pragma: no cover - accepted when the branch was made, the same position now
-        raise _refusal(err) from None
-    game.append([event_from_dict(e) for e in log])
-    game.append(marks)
-    if command is not None:
-        played = {**command, "at": now}
-        game.accept(command.get("seat"), BY_BRANCH, played, None, now)
-        try:
-            game.append(rules.decide(game.state, played))
-        except DomainError as err:  # pragma: no cover - accepted when the branch was made
-            raise _refusal(err) from None

@@ -32,9 +32,10 @@ from aegis.domain.kernel.errors import DomainError, MalformedCommand
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
 from aegis.domain.kernel.ruleset import Ruleset
-from aegis.service import branches, names, rulesets, tokens
+from aegis.service import names, rulesets, tokens
 from aegis.service.aggregate import STORED_MODULES, Game
 from aegis.service.bounded import LRU
+from aegis.service.branch_opening import begin as begin_branch
 from aegis.service.broker import make_broker
 from aegis.service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
 from aegis.service.players import Registry, is_player_key
@@ -335,7 +336,7 @@ class GameService:
             seeding="exact" if exact else "mixed",
             expires_at=now + self.settings.lobby_ttl,
         )
-        _fill_seats_of_the_rules(game)
+        fill_seats_of_the_rules(game)
         self.store.save(game)
         self._saved(game)
         return game.id, host_token, game.commitment
@@ -392,7 +393,7 @@ class GameService:
                     f"a seat of this game is already named {chosen!r}: names are unique within a game", kind="name-taken"
                 )
             seat = game.take_seat(chosen, bot, tokens.token_hash(token) if token else None, player, contribution)
-            _fill_seats_of_the_rules(game)
+            fill_seats_of_the_rules(game)
             return seat
 
         _, seat = self._change(game_id, change)
@@ -449,7 +450,7 @@ class GameService:
             if game.branch_of is None:
                 game.append(setup_events(rules, game, config, now))
             else:  # a branch begins with its original's record up to the branch point (service/branches.py)
-                branches.begin(self.store, game, now)
+                begin_branch(self.store, game, now)
             self._server_moves(game, now)
             return game.seq
 
@@ -733,7 +734,7 @@ def _contribution(value: Any, what: str) -> str | None:
     return value
 
 
-def _fill_seats_of_the_rules(game: Game) -> None:
+def fill_seats_of_the_rules(game: Game) -> None:
     """Nobody takes a seat the rules play themselves (``Ruleset.seated_by_rules``); each is filled as soon as the
     seats before it are taken, and the server never moves for it."""
     by_rules = ruleset_named(game.ruleset).seated_by_rules(game.spec)
