@@ -363,7 +363,7 @@ class GameSnapshot(Snapshot):
     """A snapshot of a game: its own fields and the ruleset's state as data (``Ruleset.encode_state``), without
     the log. Its size depends on the table, not on how long the game has been played."""
 
-    class_version = 4
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
@@ -393,13 +393,6 @@ class GameSnapshot(Snapshot):
         game["versions"] = [0] * len(log)  # not known: those events are read from the start of the game's record
         game["legacy_log"] = log
 
-    @staticmethod
-    def upcast_v3_v4(state: dict[str, Any]) -> None:
-        """Snapshots from before branches: no game was a branch, none had branches."""
-        game = state["state"]
-        game.setdefault("branch_of", None)
-        game.setdefault("branches", [])
-
     @classmethod
     def take(cls, aggregate: Any) -> GameSnapshot:
         snapshot = super().take(aggregate)
@@ -416,6 +409,8 @@ class GameSnapshot(Snapshot):
         data = fields.pop("game_state", None)
         legacy = fields.pop("legacy_log", None)
         fields["versions"] = array("L", fields["versions"])
+        fields.setdefault("branch_of", None)  # snapshots from before branches: no game was a branch, none had any
+        fields.setdefault("branches", [])
         if game.config is not None:
             rules = ruleset_named(game.ruleset)
             config = rules.make_config(game.config)
