@@ -292,6 +292,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "responses": {
                 "201": {"description": "the branch, in the lobby", "headers": LOCATION, **_json("BranchOut")},
                 **_problems(400, 413, 401, 403, 404, 409, 422),
+                **_rate_limited("AEGIS_RATE_CREATE"),
             },
         }
     },
