@@ -320,3 +320,17 @@ def test_a_window_open_at_the_branch_point_gets_its_full_time_again(sqlite_env):
         assert before + 29 <= window["deadline"] <= service.clock() + 30
     finally:
         close_app(app)
+
+
+def test_branches_are_counted_by_the_creation_limit(sqlite_env):
+    app = make_app(sqlite_env, AEGIS_RATE_CREATE="3/minute")
+    try:
+        api = Api(app.test_client())
+        gid, host, _ = api.new_game(SEATS, reaction_seconds=0)
+        api.start(gid, host)
+        _wait_over(api, gid)
+        for _ in range(3):
+            _branch(api, gid, step=10)
+        assert _branch(api, gid, 429, step=10)["status"] == 429
+    finally:
+        close_app(app)
