@@ -4,6 +4,7 @@ Apart from ``branches`` so that the service's start needs nothing of how branche
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -11,22 +12,21 @@ from aegis.domain.kernel.errors import DomainError, NotYourTurn
 from aegis.domain.kernel.events import Event, event_from_dict
 from aegis.domain.kernel.ruleset import Ruleset
 from aegis.service.aggregate import Game
-from aegis.service.errors import BadRequest, Illegal, NotFound, ServiceError, from_domain
+from aegis.service.errors import BadRequest, Illegal, ServiceError, from_domain
 from aegis.service.rulesets import ruleset_named
 
 BY_BRANCH = "branch"  # ``CommandAccepted.by`` of the command a branch was made with
 
 
-class Store(Protocol):
-    """What of the game store an opening reads (``service.games.GameStore``)."""
+Record = Callable[[UUID, int], tuple[Game, list[dict[str, Any]]]]
+"""A game's record up to a step, read under its lock: (the game, its events 1..step) (``GameService.record_to``)."""
 
-    @property
-    def repository(self) -> Any: ...
+
+class Store(Protocol):
+    """What of the game store the decision point reads (``service.games.GameStore``): its stored events."""
 
     @property
     def events(self) -> Any: ...
-
-    def payloads(self, game: Game, first: int, last: int) -> list[dict[str, Any]]: ...
 
 
 def decision_point(store: Store, game: Game, step: int) -> int:
@@ -73,16 +73,13 @@ def refusal(err: DomainError) -> ServiceError:
     return from_domain(err)
 
 
-def begin(store: Store, game: Game, now: float) -> None:
-    """Write a branch's opening at its start: the original's events up to the branch point, the branch point, and
-    the command it was made with (accepted as the branch's, ``by`` "branch")."""
+def begin(game: Game, now: float, record: Record) -> None:
+    """Write a branch's opening at its start: the original's events up to the branch point (read by ``record``),
+    the branch point, and the command it was made with (accepted as the branch's, ``by`` "branch")."""
     assert game.branch_of is not None
     rules = ruleset_named(game.ruleset)
-    original: object = store.repository.get(UUID(game.branch_of["game"]))
-    if not isinstance(original, Game):  # pragma: no cover - the store holds only games
-        raise NotFound(f"the game {game.branch_of['game']} this branch starts from is not in this store")
     point = game.branch_of["step"]
-    log = store.payloads(original, 1, point)
+    original, log = record(UUID(game.branch_of["game"]), point)
     command = game.branch_of["command"]
     try:
         _, marks, _ = opening(

@@ -291,6 +291,10 @@ class GameService:
         game object is the cached one: read what is needed of it at once."""
         return self.read(game_id, lambda game: (game, self.store.payloads(game, 1, game.seq)))
 
+    def record_to(self, game_id: UUID, step: int) -> tuple[Game, list[dict[str, Any]]]:
+        """The game and its ruleset events 1..``step``, read together under its lock (a branch's opening)."""
+        return self.read(game_id, lambda game: (game, self.store.payloads(game, 1, step)))
+
     # ----- lobby -----
 
     def configure(self, spec: dict[str, Any]) -> tuple[Ruleset, Any, Any, dict[str, Any] | None]:
@@ -450,7 +454,7 @@ class GameService:
             if game.branch_of is None:
                 game.append(setup_events(rules, game, config, now))
             else:  # a branch begins with its original's record up to the branch point (service/branches.py)
-                begin_branch(self.store, game, now)
+                begin_branch(game, now, self.record_to)
             self._server_moves(game, now)
             return game.seq
 
