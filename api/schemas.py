@@ -367,7 +367,11 @@ class SeatInfoOut(Schema):
 
 class FairnessOut(Schema):
     seeding = fields.String(
-        required=True, metadata={"description": "mixed (the server's secret with every contribution) or exact (rigged)"}
+        required=True,
+        metadata={
+            "description": "mixed (the server's secret with every contribution), exact (rigged) or branch (a branch of "
+            "another game's record: rigged)"
+        },
     )
     commitment = fields.String(allow_none=True, metadata={"description": "SHA-256 of the server's secret"})
     creator_seed = fields.Boolean(required=True, metadata={"description": "true: the creator contributed a seed"})
