@@ -161,15 +161,15 @@ def test_a_branch_is_rigged_linked_both_ways_and_bots_play_it_to_its_end(sqlite_
     assert "branch" in api.c.get(f"/api/games/{made['id']}/timeline").get_json()["events"][point]["text"]
 
 
-def test_the_links_survive_a_restart(sqlite_env):
-    app = make_app(sqlite_env)
+def test_the_links_survive_a_restart(store_env):
+    app = make_app(store_env)
     api = Api(app.test_client())
     gid, host, _ = api.new_game(SEATS, reaction_seconds=0)
     api.start(gid, host)
     _wait_over(api, gid)
     made = [_branch(api, gid, step=s) for s in (10, 40)]
     close_app(app)
-    again = make_app(sqlite_env)  # a fresh service on the same SQLite file
+    again = make_app(store_env)  # a fresh service on the same store (SQLite file, PostgreSQL)
     try:
         api = Api(again.test_client())
         assert _replay(api, gid)["branches"] == [{"id": m["id"], "step": m["step"]} for m in made]
