@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, json
 
-from aegis.api import disputes, games, limits, openapi, players, problems, replays, stream
+from aegis.api import branches, disputes, games, limits, openapi, players, problems, replays, stream
 from aegis.api.schemas import HealthOut
 from aegis.api.stream_slots import StreamSlots
 from aegis.projections.reads import ProjectedReads
@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.register_blueprint(stream.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(replays.bp)
+    app.register_blueprint(branches.bp)
     app.register_blueprint(replays.viewer_bp)
     app.register_blueprint(disputes.bp)
     app.register_blueprint(openapi.bp)

@@ -28,6 +28,7 @@ from aegis.service.settings import Settings
 # endpoint -> (what is counted, the setting that sets its limit)
 LIMITED = {
     "games.create_game": ("games created", "AEGIS_RATE_CREATE"),
+    "branches.create_branch": ("branches made", "AEGIS_RATE_CREATE"),  # a branch is a new game: counted apart
     "games.take_seat": ("seats taken", "AEGIS_RATE_SEAT"),
     "players.register": ("players registered", "AEGIS_RATE_REGISTER"),
     **{endpoint: ("dispute posts", "AEGIS_RATE_DISPUTE") for endpoint in DISPUTE_POSTS},
@@ -55,6 +56,7 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
     Returns the limiter, or None when both limits are off."""
     rates = {
         "games.create_game": settings.rate_create,
+        "branches.create_branch": settings.rate_create,
         "games.take_seat": settings.rate_seat,
         "players.register": settings.rate_register,
         **dict.fromkeys(DISPUTE_POSTS, settings.rate_dispute),

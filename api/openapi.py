@@ -282,6 +282,21 @@ PATHS: dict[str, dict[str, Any]] = {
             "responses": {"200": {"description": "one step", **_json("ReplayOut")}, **_problems(400, 401, 403, 404)},
         }
     },
+    "/api/games/{gid}/branches": {
+        "post": {
+            "operationId": "create_branch",
+            "summary": "Branch a game: a new game from the position after a step, with another command or none (a "
+            "finished game: anyone; a rigged game in play: its host token). Seat and start it as a new game",
+            "parameters": [GAME_ID],
+            "security": OPTIONAL_BEARER,
+            "requestBody": {"required": True, **_json("BranchIn")},
+            "responses": {
+                "201": {"description": "the branch, in the lobby", "headers": LOCATION, **_json("BranchOut")},
+                **_problems(400, 413, 401, 403, 404, 409, 422),
+                **_rate_limited("AEGIS_RATE_CREATE"),
+            },
+        }
+    },
     "/api/games/{gid}/timeline": {
         "get": {
             "operationId": "get_timeline",

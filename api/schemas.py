@@ -156,6 +156,40 @@ class CommandIn(Schema):
     )
 
 
+class BranchIn(Strict):
+    """A branch of a game's record (``POST /api/games/{id}/branches``, ``service/branches.py``)."""
+
+    step = fields.Integer(
+        required=True,
+        strict=True,
+        metadata={"description": "branch from the position after this step (0 to the game's steps)", "example": 42},
+    )
+    command = fields.Dict(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "played there instead of what was played, as its seat would send it (with 'seat'); "
+            "null or absent: play on from there",
+            "example": {"type": "react", "seat": 2, "window": 7, "answer": "call"},
+        },
+    )
+    deal = fields.String(
+        load_default="same",
+        validate=validate.OneOf(("same", "as_known")),
+        metadata={
+            "description": "same: the original's seed goes on (its draws); as_known: the cards the seat 'as' could "
+            "not name there are dealt again at random, with a fresh secret seed"
+        },
+    )
+    as_ = fields.Integer(
+        data_key="as",
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "with the deal as_known: the seat whose knowledge the new deal keeps"},
+    )
+
+
 class EmptyIn(Strict):
     """No fields: an empty object, or no body."""
 
@@ -217,6 +251,28 @@ class CreatedOut(Schema):
             "entropy, revealed when the game ends (null: a rigged game)"
         },
     )
+
+
+class BranchOut(Schema):
+    id = fields.String(required=True, metadata={"description": "the branch: a new game in the lobby"})
+    host_token = fields.String(required=True, metadata={"description": "shown once; starts or cancels the branch"})
+    step = fields.Integer(
+        required=True,
+        metadata={"description": "the step it starts from: the one asked, or the decision point that step leads to"},
+    )
+
+
+class BranchOfOut(Schema):
+    game = fields.String(required=True, metadata={"description": "the game this one is a branch of"})
+    step = fields.Integer(required=True, metadata={"description": "after which of its steps"})
+
+
+class BranchLinkOut(Schema):
+    id = fields.String(required=True, metadata={"description": "a branch of this game"})
+    step = fields.Integer(required=True, metadata={"description": "the step of this game it starts from"})
+
+
+BRANCH_OF = {"description": "for a branch: the game and step it starts from (null: not a branch)"}
 
 
 class SeatOut(Schema):
@@ -315,7 +371,11 @@ class SeatInfoOut(Schema):
 
 class FairnessOut(Schema):
     seeding = fields.String(
-        required=True, metadata={"description": "mixed (the server's secret with every contribution) or exact (rigged)"}
+        required=True,
+        metadata={
+            "description": "mixed (the server's secret with every contribution), exact (rigged) or branch (a branch of "
+            "another game's record: rigged)"
+        },
     )
     commitment = fields.String(allow_none=True, metadata={"description": "SHA-256 of the server's secret"})
     creator_seed = fields.Boolean(required=True, metadata={"description": "true: the creator contributed a seed"})
@@ -353,6 +413,7 @@ class ViewOut(Schema):
     expires_at = fields.Float(
         required=True, allow_none=True, metadata={"description": "a game in the lobby expires then unless started"}
     )
+    branch_of = fields.Nested(BranchOfOut, required=True, allow_none=True, metadata=BRANCH_OF)
 
 
 class StreamTicketOut(Schema):
@@ -480,6 +541,10 @@ class ReplayOut(Schema):
             "description": "the decisions the perspective's seat faced after this step, as its view listed them "
             "(empty for a spectator and the omniscient)"
         },
+    )
+    branch_of = fields.Nested(BranchOfOut, required=True, allow_none=True, metadata=BRANCH_OF)
+    branches = fields.List(
+        fields.Nested(BranchLinkOut), required=True, metadata={"description": "the branches made of this game, oldest first"}
     )
 
 

@@ -36,7 +36,7 @@ from aegis.service.views import seats_of, summary_of
 LOBBY = lobby.LOBBY
 PLAYERS = PREFIX + "players"  # name key -> the player's record
 KEEP_GAMES = 500  # games the projector keeps folded (``Settings.cache_games``)
-OVER = ("finished", "cancelled", "expired")  # a game in one of these statuses has no more events
+OVER = ("finished", "cancelled", "expired")  # no more events of play (a finished game may still get a Branched)
 
 
 def player_games_key(key: str) -> str:

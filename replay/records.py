@@ -28,6 +28,7 @@ from aegis.domain.kernel.redaction import Perspective
 from aegis.domain.kernel.rng import commitment_of
 from aegis.replay import perspective
 from aegis.service.aggregate import Game
+from aegis.service.branch_opening import opening
 from aegis.service.errors import BadRequest, Conflict, NotFound, from_domain
 from aegis.service.games import GameService, setup_events
 from aegis.service.rulesets import ruleset_named
@@ -65,10 +66,13 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
     if not game.rigged and recorded[0].get("commitment") != commitment_of(game.seed):
         problems.append("the server's secret does not match the commitment published before the game")
     seed = game.shuffle_seed()  # the secret mixed with the creator's seed and every seat's entropy
-    if recorded[0].get("seed") != seed:
-        problems.append("the seed recorded at the start is not the one the secret and the contributions make")
-    produced = [e.to_dict() for e in setup_events(rules, game, config, started.at)]
-    state = rules.fold(config, [event_from_dict(e) for e in produced])
+    if game.branch_of is not None:  # a branch: its original's record up to the branch point, then its own opening
+        produced, state = _branch_opening(service, game, started.at)
+    else:
+        if recorded[0].get("seed") != seed:
+            problems.append("the seed recorded at the start is not the one the secret and the contributions make")
+        produced = [e.to_dict() for e in setup_events(rules, game, config, started.at)]
+        state = rules.fold(config, [event_from_dict(e) for e in produced])
     commands = 0
     for e in stored:
         if isinstance(e, Game.CommandAccepted):
@@ -104,6 +108,18 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
         "problems": problems,
         "first_difference": first_difference,
     }
+
+
+def _branch_opening(service: GameService, game: Game, at: float) -> tuple[list[dict[str, Any]], Any]:
+    """A branch's opening made again: the original's events up to the branch point (the original's own ``verify``
+    checks those) and the branch point dealt from the branch's secret, revealed now; with the state after them."""
+    assert game.branch_of is not None
+    made = game.branch_of
+    original, log = service.record_to(UUID(made["game"]), made["step"])
+    names = [s["name"] for s in game.seats]
+    rules = ruleset_named(game.ruleset)
+    state, marks, _ = opening(rules, game.seed, original, log, made["step"], made["deal"], made["knower"], None, names, at)
+    return [dict(e) for e in log] + [e.to_dict() for e in marks], state
 
 
 # ----- export and import -----

@@ -17,7 +17,7 @@ from aegis.service.aggregate import Game
 from aegis.service.errors import BadRequest, NotFound
 from aegis.service.games import GameService
 from aegis.service.rulesets import ruleset_named
-from aegis.service.views import prompt_dict
+from aegis.service.views import branch_of, prompt_dict
 
 CACHED_REPLAYS = 32
 
@@ -80,6 +80,8 @@ class Replays:
             "event": event,
             "odds": odds_at(rules, game, state, log[n - 1] if n > 0 else None, who),
             "prompts": [prompt_dict(p) for p in rules.prompts(state, who)] if isinstance(who, int) else [],
+            "branch_of": branch_of(game),
+            "branches": list(game.branches),
         }
 
     def review(self, game_id: UUID, as_: str | None, token: str | None) -> dict[str, Any]:

@@ -102,9 +102,38 @@ class Game(Aggregate):
         def apply(self, aggregate: Game) -> None:
             aggregate.cancelled = self.reason
 
+    class BranchMade(Aggregate.Event):
+        """This game is a branch of ``game``: it begins from the position after that game's step ``step``
+        (``service/branches.py``), dealt ``deal`` ("same" or "as_known" for the seat ``knower``), with ``command`` (or
+        none) played there instead of what was played. Recorded right after ``Created``."""
+
+        game: str
+        step: int
+        deal: str
+        knower: int | None
+        command: dict[str, Any] | None
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.branch_of = {
+                "game": self.game,
+                "step": self.step,
+                "deal": self.deal,
+                "knower": self.knower,
+                "command": self.command,
+            }
+
+    class Branched(Aggregate.Event):
+        """A branch of this game was made from its step ``step``: the game ``branch`` (linked both ways)."""
+
+        branch: str
+        step: int
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.branches.append({"id": self.branch, "step": self.step})
+
     class CommandAccepted(Aggregate.Event):
         seat: int | None  # None: a command of the service itself (a deadline)
-        by: str  # "seat", "bot" or "server"
+        by: str  # "seat", "bot", "server", "timeout" or "branch" (the command a branch was made with)
         command: dict[str, Any]
         request: str | None  # "<seat>:<Idempotency-Key>" of the request this command belongs to
         first_seq: int
@@ -163,6 +192,8 @@ class Game(Aggregate):
         self.clock_kinds: dict[str, list[str]] = {}  # seat -> the prompt kinds that decision is made of
         self.clock_change: dict[str, Any] | None = None  # the last change's time and actor, not yet settled
         self.timeouts: dict[str, int] = {}  # seat -> decisions in a row the clock made for it
+        self.branch_of: dict[str, Any] | None = None  # a branch: the game and step it starts from (``BranchMade``)
+        self.branches: list[dict[str, Any]] = []  # the branches made of this game: {"id", "step"} (``Branched``)
 
     # ----- the ruleset's state, derived -----
 
@@ -271,8 +302,9 @@ class Game(Aggregate):
 
     @property
     def rigged(self) -> bool:
-        """A chosen position, or a seed its creator chose: someone may know the draws."""
-        return self.rig is not None or self.seeding == "exact"
+        """A chosen position, a seed its creator chose, or a branch of another game's record: someone may know the
+        draws."""
+        return self.rig is not None or self.seeding == "exact" or self.branch_of is not None
 
     @property
     def commitment(self) -> str | None:
@@ -306,6 +338,12 @@ class Game(Aggregate):
 
     def cancel(self, reason: str, at: float) -> None:
         self.trigger_event(self.Cancelled, reason=reason, at=at)
+
+    def made_as_branch(self, game: str, step: int, deal: str, knower: int | None, command: dict[str, Any] | None) -> None:
+        self.trigger_event(self.BranchMade, game=game, step=step, deal=deal, knower=knower, command=command)
+
+    def branched(self, branch: str, step: int) -> None:
+        self.trigger_event(self.Branched, branch=branch, step=step)
 
     def request_start(self, config: dict[str, Any], at: float) -> None:
         self.trigger_event(self.StartRequested, config=config, at=at)
@@ -389,6 +427,8 @@ class GameSnapshot(Snapshot):
         data = fields.pop("game_state", None)
         legacy = fields.pop("legacy_log", None)
         fields["versions"] = array("L", fields["versions"])
+        fields.setdefault("branch_of", None)  # snapshots from before branches: no game was a branch, none had any
+        fields.setdefault("branches", [])
         if game.config is not None:
             rules = ruleset_named(game.ruleset)
             config = rules.make_config(game.config)

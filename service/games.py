@@ -35,6 +35,7 @@ from aegis.domain.kernel.ruleset import Ruleset
 from aegis.service import names, rulesets, tokens
 from aegis.service.aggregate import STORED_MODULES, Game, GameSnapshot
 from aegis.service.bounded import LRU
+from aegis.service.branch_opening import begin as begin_branch
 from aegis.service.broker import make_broker
 from aegis.service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
 from aegis.service.players import Registry, is_player_key
@@ -237,9 +238,10 @@ class GameService:
             with contextlib.suppress(KeyError):
                 cache.get(game_id, evict=True)
 
-    def _change(self, game_id: UUID, change: Callable[[Game, int], T]) -> tuple[Game, T]:
+    def _change(self, game_id: UUID, change: Callable[[Game, int], T], also: list[Game] | None = None) -> tuple[Game, T]:
         """Run ``change(game, attempt)`` and save, retrying when another process saved first (``attempt``: how many
-        saves lost a race so far)."""
+        saves lost a race so far). ``also``: new games the change made (it fills the list), saved with the game in
+        one transaction (a branch and its original)."""
         with self._lock(game_id):
             attempt = 0
             trust = True
@@ -247,6 +249,8 @@ class GameService:
                 trusted = self._trusted(game_id) if trust else None
                 trust = False
                 game = trusted or self._load(game_id)
+                extra = also if also is not None else []
+                extra.clear()
                 try:
                     result = change(game, attempt)
                     if game.finished_seq is not None and game.finished_at is None:
@@ -254,7 +258,7 @@ class GameService:
                     if trusted is not None and not game.pending_events:
                         self._evict(game_id)  # nothing to save proves the cached game was the latest: read it afresh
                         continue
-                    self.store.save(game)
+                    self.store.save(game, *extra)
                 except IntegrityError:
                     self._evict(game_id, stale=trusted is not None)
                     if trusted is None:
@@ -269,6 +273,8 @@ class GameService:
                     self._evict(game_id)  # the cached object may hold unsaved events
                     raise
                 self._saved(game)
+                for made in extra:
+                    self._saved(made)
                 return game, result
         raise Conflict(f"game {game_id} is too busy: {SAVE_ATTEMPTS} attempts to save lost a race; try again")
 
@@ -298,6 +304,10 @@ class GameService:
         """The game and its whole log of ruleset events (payloads, in order), read together under its lock. The
         game object is the cached one: read what is needed of it at once."""
         return self.read(game_id, lambda game: (game, self.store.payloads(game, 1, game.seq)))
+
+    def record_to(self, game_id: UUID, step: int) -> tuple[Game, list[dict[str, Any]]]:
+        """The game and its ruleset events 1..``step``, read together under its lock (a branch's opening)."""
+        return self.read(game_id, lambda game: (game, self.store.payloads(game, 1, step)))
 
     # ----- lobby -----
 
@@ -344,7 +354,7 @@ class GameService:
             seeding="exact" if exact else "mixed",
             expires_at=now + self.settings.lobby_ttl,
         )
-        _fill_seats_of_the_rules(game)
+        fill_seats_of_the_rules(game)
         self.store.save(game)
         self._saved(game)
         return game.id, host_token, game.commitment
@@ -401,7 +411,7 @@ class GameService:
                     f"a seat of this game is already named {chosen!r}: names are unique within a game", kind="name-taken"
                 )
             seat = game.take_seat(chosen, bot, tokens.token_hash(token) if token else None, player, contribution)
-            _fill_seats_of_the_rules(game)
+            fill_seats_of_the_rules(game)
             return seat
 
         _, seat = self._change(game_id, change)
@@ -455,7 +465,10 @@ class GameService:
             now = self.clock()
             config = rules.make_config({**game.spec, "names": [s["name"] for s in game.seats]})
             game.request_start(config.to_dict(), now)
-            game.append(setup_events(rules, game, config, now))
+            if game.branch_of is None:
+                game.append(setup_events(rules, game, config, now))
+            else:  # a branch begins with its original's record up to the branch point (service/branches.py)
+                begin_branch(game, now, self.record_to)
             self._server_moves(game, now)
             return game.seq
 
@@ -738,7 +751,7 @@ def _contribution(value: Any, what: str) -> str | None:
     return value
 
 
-def _fill_seats_of_the_rules(game: Game) -> None:
+def fill_seats_of_the_rules(game: Game) -> None:
     """Nobody takes a seat the rules play themselves (``Ruleset.seated_by_rules``); each is filled as soon as the
     seats before it are taken, and the server never moves for it."""
     by_rules = ruleset_named(game.ruleset).seated_by_rules(game.spec)

@@ -36,6 +36,7 @@ def view_of(game: Game, who: Perspective) -> dict[str, Any]:
         "deadline": None,
         "clocks": [],
         "expires_at": game.expires_at if game.status == "lobby" else None,
+        "branch_of": branch_of(game),
     }
     if game.config is not None:
         rules = ruleset_named(game.ruleset)
@@ -75,6 +76,12 @@ class ViewCache:
 
     def __len__(self) -> int:
         return len(self._games)
+
+
+def branch_of(game: Game) -> dict[str, Any] | None:
+    """For a branch: the game and the step it starts from (``service/branches.py``)."""
+    made = game.branch_of
+    return None if made is None else {"game": made["game"], "step": made["step"]}
 
 
 def seats_of(game: Game) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from aegis.domain.everaegis import audit as _audit
+from aegis.domain.everaegis import branching as _branching
 from aegis.domain.everaegis import components as _components
 from aegis.domain.everaegis import decide as _decide
 from aegis.domain.everaegis import events as _events
@@ -97,6 +98,25 @@ class EverAegis:
 
     def push(self, state: GameState, command: dict[str, Any]) -> list[Event]:
         return _decide.push(state, command)
+
+    def branch(
+        self,
+        state: GameState,
+        log: Sequence[dict[str, Any]],
+        *,
+        game: str,
+        step: int,
+        deal: str,
+        knower: int | None,
+        names: Sequence[str],
+        seed: str,
+        at: float | None,
+    ) -> list[Event]:
+        """The branch point (``BranchBegan``) and, dealt "as_known", the cards the knower could not name dealt again
+        (``CardsDealtAgain``): ``branching.py``."""
+        return _branching.branch(
+            state, log, game=game, step=step, deal=deal, knower=knower, names=names, seed=seed, at=at
+        )
 
     def evolve(self, state: GameState, event: Event) -> GameState:
         return _evolve.evolve(state, event)

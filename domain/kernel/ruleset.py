@@ -87,6 +87,26 @@ class Ruleset(Protocol):
         """``decide``, and ``state`` itself moves on by the events returned (no copy; each event applied once). A
         refusal leaves ``state`` as it was."""
 
+    def branch(
+        self,
+        state: Any,
+        log: Sequence[dict[str, Any]],
+        *,
+        game: str,
+        step: int,
+        deal: str,
+        knower: int | None,
+        names: Sequence[str],
+        seed: str,
+        at: float | None,
+    ) -> list[Event]:
+        """The events that make ``state`` (the position after ``log``, the events 1..``step`` of the game ``game``)
+        the start of a new game, a branch: its seats named ``names``, its clocks started at ``at``, marked rigged.
+        ``deal``: "same" (the original's seed goes on, so its draws are the original's) or "as_known" (the cards seat
+        ``knower`` could not name there are dealt again at random among themselves, from ``seed``, a fresh secret).
+        ``state`` is not changed. Raises ``MalformedCommand`` for a deal it refuses, ``GameOver`` when the game is
+        over at that step."""
+
     def evolve(self, state: Any, event: Event) -> Any:
         """The state after one event (a new object; ``state`` is not changed)."""
 

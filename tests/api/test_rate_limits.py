@@ -198,6 +198,7 @@ def test_429_is_documented_on_the_limited_operations_only():
     doc = document()
     limited = {
         ("/api/games", "post"): "AEGIS_RATE_CREATE",
+        ("/api/games/{gid}/branches", "post"): "AEGIS_RATE_CREATE",
         ("/api/games/{gid}/seats", "post"): "AEGIS_RATE_SEAT",
         ("/api/players", "post"): "AEGIS_RATE_REGISTER",
         ("/api/games/{gid}/stream", "get"): "AEGIS_STREAMS_PER_CLIENT",

@@ -93,6 +93,7 @@ def test_every_event_type_occurs_in_simulated_games():
     rare |= {"DiceRigged"}  # rigged D8 results: test_rules_mobs.py
     # Simulations never resign or time out (S2, S3): test_rules_resign.py plays them, in its property test too.
     rare |= {"PlayerResigned", "DecisionTimedOut", "SeatAbandoned"}
+    rare |= {"BranchBegan", "CardsDealtAgain"}  # only a branch's opening: tests/api/test_branches.py
     assert never <= rare, never - rare
 
 

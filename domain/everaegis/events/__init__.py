@@ -105,3 +105,6 @@ from aegis.domain.everaegis.events.war import EffectWarBegan
 from aegis.domain.everaegis.events.soldiers_items import DrawReactionPassed, DrawStopped, SoldiersKept
 from aegis.domain.everaegis.events.resign import PlayerResigned, DecisionTimedOut, SeatAbandoned
 # isort: on
+# isort: off
+from aegis.domain.everaegis.events.branches import BranchBegan, CardsDealtAgain
+# isort: on

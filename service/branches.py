@@ -1,0 +1,103 @@
+"""Branches: "what if I had called?" A branch is a new game whose record begins with another game's first events
+(copied, so its position is exactly the one after that step, an open reaction window included), then the ruleset's
+branch point (``Ruleset.branch``: the seats' names, the open clocks started again, for the deal "as_known" the cards
+one seat could not name dealt again from a fresh secret) and the command given instead of what was played (or none,
+to play on). Its seats are taken and it is started as any new game (``GameService.take_seat``, ``start``): the
+record is written when it starts.
+
+- Which games: a finished one, by anyone (its record is public); a rigged one during play, by its host (the
+  position is theirs); never a fair game in play (409): its record would tell the future.
+- Which step: any step 0..steps of the record. A step inside what one decision caused (the events the rules record
+  by themselves after a command, such as the draws that follow it, or the setup) is the same decision point as the
+  last of those events: the branch starts there, and says so (``step``).
+- Fairness: the original's seed is public once it is over, so a branch's draws are knowable: a branch is rigged
+  (no commitment, never rated or counted), and every view says so.
+- Links: the branch records where it comes from (``Game.BranchMade``), the original its branches (``Game.Branched``),
+  saved together: both survive a restart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from aegis.domain.kernel.errors import DomainError
+from aegis.service import tokens
+from aegis.service.aggregate import Game
+from aegis.service.branch_opening import decision_point, opening, refusal
+from aegis.service.errors import BadRequest, Conflict, Forbidden
+from aegis.service.games import GameService, fill_seats_of_the_rules
+from aegis.service.rulesets import ruleset_named
+
+DEALS = ("same", "as_known")
+
+
+def create(
+    service: GameService,
+    game_id: UUID,
+    host_token: str | None,
+    *,
+    step: Any,
+    command: Any = None,
+    deal: Any = "same",
+    knower: Any = None,
+) -> tuple[UUID, str, int]:
+    """Make a branch of ``game_id`` from ``step``; returns its id, its host token (shown once) and the step it
+    starts from (the decision point ``step`` leads to). Nothing is stored when it is refused."""
+    if isinstance(step, bool) or not isinstance(step, int):
+        raise BadRequest("'step' is the number of the step to branch from (0 to the game's steps)")
+    if command is not None and not isinstance(command, dict):
+        raise BadRequest("'command' is a command object (as a seat sends it, with its 'seat'), or null to play on")
+    if deal not in DEALS:
+        raise BadRequest(f"'deal' is one of {', '.join(DEALS)}, not {deal!r}")
+    if deal == "as_known" and knower is None:
+        raise BadRequest("the deal 'as_known' needs 'as': the seat whose knowledge the new deal keeps")
+    new_token = tokens.new_token(tokens.PREFIX_HOST)
+    made: list[Game] = []
+
+    def change(original: Game, attempt: int) -> tuple[UUID, int]:
+        _may_branch(original, host_token)
+        rules = ruleset_named(original.ruleset)
+        if not 0 <= step <= original.seq:
+            raise BadRequest(f"step {step} is outside 0..{original.seq}")
+        point = decision_point(service.store, original, step)
+        log = service.store.payloads(original, 1, point)
+        now = service.clock()
+        branch = Game(
+            original.ruleset,
+            dict(original.spec),
+            service.entropy(),  # the fresh secret the deal "as_known" shuffles with
+            tokens.token_hash(new_token),
+            None,
+            now,
+            seeding="branch",
+            expires_at=now + service.settings.lobby_ttl,
+        )
+        names = [f"Seat {i}" for i in range(original.spec["seats"])]
+        try:  # the rules decide now whether they accept the deal and the command (they decide again at the start)
+            opening(rules, branch.seed, original, log, point, deal, knower, command, names, now)
+        except DomainError as err:
+            raise refusal(err) from None
+        branch.made_as_branch(str(original.id), point, deal, knower, command)
+        fill_seats_of_the_rules(branch)
+        original.branched(str(branch.id), point)
+        made[:] = [branch]
+        return branch.id, point
+
+    _, (branch_id, point) = service._change(game_id, change, also=made)
+    return branch_id, new_token, point
+
+
+def _may_branch(original: Game, host_token: str | None) -> None:
+    if original.status == "finished":
+        return
+    if original.status != "active":
+        raise Conflict(f"the game is {original.status}: it has no record to branch from")
+    if not original.rigged:
+        raise Conflict(
+            "the game is in play: a branch of it would tell the future (its draws), so branches are made once it is "
+            "over (or, of a rigged game, by its host)",
+            kind="branch-in-play",
+        )
+    if not tokens.matches(host_token, original.host_token_hash):
+        raise Forbidden("during play only the host of a rigged game may branch it (Authorization: Bearer <host_token>)")
