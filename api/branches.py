@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, url_for
 
 from aegis.api import schemas
-from aegis.api.games import answer, body, game_id, service, token
+from aegis.api.games import answer, body, game_id, service
 from aegis.service import branches
 
 bp = Blueprint("branches", __name__, url_prefix="/api/games")
@@ -16,7 +16,7 @@ def create_branch(gid: str) -> Response:
     """``{"step", "command", "deal", "as"}`` -> 201 ``{"id", "host_token", "step"}``; seat and start it as a new game."""
     data = body(schemas.built(schemas.BranchIn))
     branch, host_token, step = branches.create(
-        service(), game_id(gid), token(), step=data["step"], command=data["command"], deal=data["deal"], knower=data["as_"]
+        service(), game_id(gid), step=data["step"], command=data["command"], deal=data["deal"], knower=data["as_"]
     )
     location = url_for("games.view", gid=str(branch))
     made = {"id": str(branch), "host_token": host_token, "step": step}

@@ -285,14 +285,13 @@ PATHS: dict[str, dict[str, Any]] = {
     "/api/games/{gid}/branches": {
         "post": {
             "operationId": "create_branch",
-            "summary": "Branch a game: a new game from the position after a step, with another command or none (a "
-            "finished game: anyone; a rigged game in play: its host token). Seat and start it as a new game",
+            "summary": "Branch a finished game: a new game from the position after a step, with another command or "
+            "none (anyone; never a game in play). Seat and start it as a new game",
             "parameters": [GAME_ID],
-            "security": OPTIONAL_BEARER,
             "requestBody": {"required": True, **_json("BranchIn")},
             "responses": {
                 "201": {"description": "the branch, in the lobby", "headers": LOCATION, **_json("BranchOut")},
-                **_problems(400, 413, 401, 403, 404, 409, 422),
+                **_problems(400, 413, 404, 409, 422),
                 **_rate_limited("AEGIS_RATE_CREATE"),
             },
         }

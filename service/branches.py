@@ -5,8 +5,9 @@ one seat could not name dealt again from a fresh secret) and the command given i
 to play on). Its seats are taken and it is started as any new game (``GameService.take_seat``, ``start``): the
 record is written when it starts.
 
-- Which games: a finished one, by anyone (its record is public); a rigged one during play, by its host (the
-  position is theirs); never a fair game in play (409): its record would tell the future.
+- Which games: a finished one, by anyone (its record is public); never one in play (409), not even its host's
+  rigged position: a finished branch's record is public, so it would show the original's hidden cards and future
+  draws while the original goes on.
 - Which step: any step 0..steps of the record. A step inside what one decision caused (the events the rules record
   by themselves after a command, such as the draws that follow it, or the setup) is the same decision point as the
   last of those events: the branch starts there, and says so (``step``).
@@ -25,7 +26,7 @@ from aegis.domain.kernel.errors import DomainError
 from aegis.service import tokens
 from aegis.service.aggregate import Game
 from aegis.service.branch_opening import decision_point, opening, refusal
-from aegis.service.errors import BadRequest, Conflict, Forbidden
+from aegis.service.errors import BadRequest, Conflict
 from aegis.service.games import GameService, fill_seats_of_the_rules
 from aegis.service.rulesets import ruleset_named
 
@@ -35,7 +36,6 @@ DEALS = ("same", "as_known")
 def create(
     service: GameService,
     game_id: UUID,
-    host_token: str | None,
     *,
     step: Any,
     command: Any = None,
@@ -56,7 +56,7 @@ def create(
     made: list[Game] = []
 
     def change(original: Game, attempt: int) -> tuple[UUID, int]:
-        _may_branch(original, host_token)
+        _may_branch(original)
         rules = ruleset_named(original.ruleset)
         if not 0 <= step <= original.seq:
             raise BadRequest(f"step {step} is outside 0..{original.seq}")
@@ -88,16 +88,17 @@ def create(
     return branch_id, new_token, point
 
 
-def _may_branch(original: Game, host_token: str | None) -> None:
+def _may_branch(original: Game) -> None:
+    """Only a finished game is branched. A game in play never is, by anyone, its host's rigged position included:
+    a finished branch's record is public, so it would show everyone the position after that step (and, dealt the
+    same, the draws to come) while the original goes on."""
     if original.status == "finished":
         return
     if original.status != "active":
         raise Conflict(f"the game is {original.status}: it has no record to branch from")
-    if not original.rigged:
-        raise Conflict(
-            "the game is in play: a branch of it would tell the future (its draws), so branches are made once it is "
-            "over (or, of a rigged game, by its host)",
-            kind="branch-in-play",
-        )
-    if not tokens.matches(host_token, original.host_token_hash):
-        raise Forbidden("during play only the host of a rigged game may branch it (Authorization: Bearer <host_token>)")
+    raise Conflict(
+        "the game is in play: a branch of it would tell its hidden cards and future draws to whoever reads the branch, "
+        "so branches are made once it is over"
+        + (" (a teaching position can be set up again as a new rigged game with 'setup')" if original.rigged else ""),
+        kind="branch-in-play",
+    )

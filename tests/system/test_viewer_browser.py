@@ -416,17 +416,32 @@ def test_a_dispute_shows_beside_its_step_with_its_comments_and_verdict(browser, 
     page.close()
 
 
-def test_branch_here_answers_readably_whether_or_not_the_server_branches(browser, finished_game):
-    """The button is offered once the game is over; its answer is a new game (id, host token once, a link) or a
-    sentence saying why not, never raw JSON. (Which of the two depends on whether the server has the branches
-    endpoint: the merge brings it.)"""
+def test_branch_here_makes_a_new_game_and_links_it_both_ways(browser, finished_game):
+    """The button is offered once the game is over; it makes a branch with the same deal from the step shown and
+    answers with the new game (its id, its host token once, a link to it), never raw JSON; the branch's replay links
+    back to its original, and the original's replay to its branches."""
     url, gid, _, _ = finished_game
     page = _open(browser, f"{url}/replay/{gid}?step=10&as=spectator", step=10)
     page.click("#branch-here")
     page.wait_for_function("/New game|Could not branch/.test(document.getElementById('branch-result').textContent)")
     said = page.locator("#branch-result").text_content()
-    assert "{" not in said
-    if said.startswith("New game"):
-        assert page.locator("#host-token").text_content() and "only this once" in said
-        assert page.locator("#branch-link").get_attribute("href").startswith("/replay/")
+    assert said.startswith("New game") and "{" not in said, said
+    assert page.locator("#host-token").text_content() and "only this once" in said
+    link = page.locator("#branch-link").get_attribute("href")
+    assert link.startswith("/replay/")
+    branch = link.split("/replay/")[1].split("?")[0]
+    made = _call(f"{url}/api/games/{gid}/replay?as=spectator")["branches"]
+    point = next(b["step"] for b in made if b["id"] == branch)
+    host = page.locator("#host-token").text_content().strip()
+    page.close()
+    for bot in ("random", "random", "cautious"):  # the branch is a new game: seat it and start it
+        _call(f"{url}/api/games/{branch}/seats", "POST", {"bot": bot})
+    _call(f"{url}/api/games/{branch}/start", "POST", token=host)
+    page = _open(browser, f"{url}/replay/{branch}?step={point}&as=spectator", step=point)
+    back = page.locator("#branch-of")
+    back.wait_for(state="visible")
+    assert back.get_attribute("href").startswith(f"/replay/{gid}?step={point}")
+    page.close()
+    page = _open(browser, f"{url}/replay/{gid}?step=10&as=spectator", step=10)
+    page.locator(f"#lineage a.branch[href*='{branch}']").wait_for(state="visible")
     page.close()
