@@ -82,7 +82,9 @@ def deal_again(s: GameState, log: Sequence[dict[str, Any]], knower: int, seed: s
     names: dict[str, str] = {}
     for key in sorted(pools):
         cards = pools[key]
-        shuffled = rng.shuffle([c.name for c in cards])
+        # the names in a fixed order before the shuffle: the deal then depends on which names the pool holds (what
+        # the seat knew), never on where they were (what it did not)
+        shuffled = rng.shuffle(sorted(c.name for c in cards))
         names.update((c.id, name) for c, name in zip(cards, shuffled, strict=True))
     return ev.CardsDealtAgain(knower=knower, cards=len(names), names=names, seed=seed, rng=[0, rng.counter])
 

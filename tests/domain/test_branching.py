@@ -75,3 +75,32 @@ def test_a_branch_refuses_a_bad_deal_a_missing_seat_and_the_end():
             RULESET.branch(state, log, deal=deal, knower=knower, **common)
     with pytest.raises(GameOver):
         RULESET.branch(replay.state_at(replay.steps), log, deal="same", knower=None, **common)
+
+
+@pytest.mark.parametrize("seed", ["twin-1", "twin-2"])
+def test_an_as_known_branch_depends_only_on_what_the_seat_knew(seed):
+    """Issue 17: two games with the same history as seat P knew it but different hidden cards give the same branch
+    for the same branch seed. The twin is the game with the cards P could not name dealt otherwise within their
+    origins (P's view is unchanged, the table's counts too); both branches must then name every card alike."""
+    from aegis.domain.everaegis.branching import deal_again
+
+    replay = _replay(seed)
+    step = replay.steps // 2
+    log = [e.to_dict() for e in replay.events[:step]]
+    for knower in range(4):
+        state = replay.state_at(step)
+        twin = RULESET.clone(state)
+        RULESET.apply(twin, deal_again(twin, log, knower, f"other-hands-{knower}").with_seq(state.seq))  # seq unmoved
+        assert RULESET.view(twin, knower) == RULESET.view(state, knower)  # the same game, as P knew it
+        assert {c.id: c.name for c, _ in cards_of(twin)} != {c.id: c.name for c, _ in cards_of(state)}
+
+        def branched(position, knower=knower):  # type: ignore[no-untyped-def]
+            events = RULESET.branch(
+                position, log, game="g", step=step, deal="as_known", knower=knower, names=["a", "b", "c", "d"], seed="s", at=0.0
+            )
+            after = RULESET.clone(position)
+            for e in events:
+                RULESET.apply(after, e)
+            return {c.id: c.name for c, _ in cards_of(after)}
+
+        assert branched(state) == branched(twin)
