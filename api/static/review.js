@@ -89,7 +89,13 @@ function render(review) {
       }
       table.append(head);
       for (const m of p.moves) table.append(moveRow(m, names));
-      box.append(table);
+      const wrap = document.createElement("div"); // a table wider than a phone scrolls in its own box, not the page
+      wrap.className = "table-wrap";
+      wrap.tabIndex = 0; // reachable, so the keyboard can scroll it
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", `${p.name}'s moves`);
+      wrap.append(table);
+      box.append(wrap);
     }
     root.append(box);
   }

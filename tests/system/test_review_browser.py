@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.system.test_serve import ROOT, aegis, clean_env, free_port
+from tests.system.test_viewer_browser import _shots
 from tests.system.test_viewer_browser import browser as browser  # the same Chromium fixture
 
 NAME = "<i>Ann</i>"
@@ -65,10 +66,34 @@ def test_the_review_page_shows_every_player_s_moves_as_text_with_links_to_the_vi
     first = next(m for p in review["players"] for m in p["moves"])
     link = page.locator(f'section.player a[href="/replay/{gid}?step={first["step"]}&as=0"]')
     assert link.count() >= 1
-    page.screenshot(path=str(Path(tmp) / "review-seat-0.png"), full_page=True)
+    page.screenshot(path=str(_shots(Path(tmp)) / "review.png"), full_page=False)  # AEGIS_SCREENSHOTS=docs: the README's
     page.select_option("#perspective", "omniscient")
     page.wait_for_function("() => new URLSearchParams(location.search).get('as') === 'omniscient'")
     page.wait_for_selector(f'section.player a[href="/replay/{gid}?step={first["step"]}&as=omniscient"]')
     odds = page.locator("section.player td.num").all_inner_texts()
     assert odds and set(odds) <= {"0.0%", "100.0%"}  # what was true
+    page.close()
+
+
+def test_the_review_page_fits_a_phone_and_every_control_takes_the_focus(browser, reviewed_game):
+    """At 390x844 the page never scrolls sideways (a player's table scrolls in its own box), and Tab reaches the
+    perspective selector and every link."""
+    url, gid, _ = reviewed_game
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{url}/review/{gid}?as=0")
+    page.wait_for_selector("section.player")
+    width, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width <= client, f"the page is {width}px wide in a {client}px window"
+    controls = page.evaluate(
+        """() => {
+            const all = [...document.querySelectorAll('a[href], button, input, select')].filter((e) => e.getClientRects().length);
+            all.forEach((e, i) => { e.dataset.tabCheck = String(i); });
+            return all.length;
+        }"""
+    )
+    reached = set()
+    for _ in range(controls + 5):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement && document.activeElement.dataset.tabCheck"))
+    assert {str(i) for i in range(controls)} <= reached
     page.close()
