@@ -6,48 +6,34 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.system.test_serve import ROOT, aegis, clean_env, free_port
-from tests.system.test_viewer_browser import _shots
+from tests.system.test_serve import aegis
+from tests.system.test_viewer_browser import _call, _env, _shots
 from tests.system.test_viewer_browser import browser as browser  # the same Chromium fixture
+from tests.system.test_viewer_browser import server as server  # the same running service
 
 NAME = "<i>Ann</i>"
 
 
 @pytest.fixture(scope="module")
-def reviewed_game(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("review")
-    env = {**clean_env(), "PYTHONPATH": f"{ROOT}:{ROOT / 'src'}"}  # this checkout's code, not an installed one
-    port = free_port()
-    serve = aegis("serve", "--port", str(port))
-    server = subprocess.Popen(serve, cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(url + "/readyz", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        played = subprocess.run(
-            aegis("play", "--url", url, "--auto", "--seats", "3", "--seed", "review", "--name", NAME),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env=env,
-        )
-        assert played.returncode == 0, played.stderr
-        with urllib.request.urlopen(url + "/api/games?status=finished") as r:
-            gid = json.loads(r.read())["games"][0]["id"]
-        yield url, gid, tmp
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+def reviewed_game(server):
+    """A finished game, played against the viewer tests' running ``aegis serve`` of this checkout, whose person's
+    name looks like markup."""
+    url, tmp = server
+    played = subprocess.run(
+        aegis("play", "--url", url, "--auto", "--seats", "3", "--seed", "review", "--name", NAME),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(),
+    )
+    assert played.returncode == 0, played.stderr
+    gid = _call(url + "/api/games?status=finished")["games"][0]["id"]  # this module's server: its only game
+    return url, gid, tmp
 
 
 def test_the_review_page_shows_every_player_s_moves_as_text_with_links_to_the_viewer(browser, reviewed_game):
