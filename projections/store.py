@@ -72,6 +72,11 @@ class ViewStore(TrackingRecorder):
     def position(self) -> int:
         return self.max_tracking_id(self.application_name) or 0
 
+    def lead(self, owner: str, seconds: float) -> bool:
+        """May ``owner`` project now? True for the only projector of a store in one process's memory; a store shared
+        by several processes grants it to one at a time (``RedisViewStore``)."""
+        return True
+
     def insert_tracking(self, tracking: Tracking) -> None:
         self.commit(Batch(), tracking.notification_id)
 
@@ -263,6 +268,14 @@ class MemoryViewStore(ViewStore):
 # ARGV[3]: the position the batch was computed after ("" for none), ARGV[4]: this store's prefix, ARGV[5]: ``PREFIX``
 # (the names inside a placement are the store's own: ``named`` puts them under this prefix). Scores stay text: Redis
 # reads them exactly (a Lua number would be printed with 14 digits).
+_LEAD = """
+local holder = redis.call('GET', KEYS[1])
+if not holder or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
 _COMMIT = """
 local function named(key)
   if string.sub(key, 1, #ARGV[5]) == ARGV[5] then return ARGV[4] .. string.sub(key, #ARGV[5] + 1) end
@@ -305,6 +318,14 @@ class RedisViewStore(ViewStore):
         self.prefix = prefix
         self.redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2, decode_responses=True)
         self._commit = self.redis.register_script(_COMMIT)
+        self._lead = self.redis.register_script(_LEAD)
+
+    def lead(self, owner: str, seconds: float) -> bool:
+        """A lease of ``seconds`` on projecting into this store, taken or renewed by ``owner``: while one process's
+        projector holds it the others leave the work to it (two projectors racing each other's commits both did all
+        the work, and the loser of each race folded its games again from the event store). A projector whose process
+        stops loses the lease when it runs out; another takes it then."""
+        return bool(self._lead(keys=[self.prefix + "projector"], args=[owner, int(seconds * 1000)]))
 
     def _key(self, key: str) -> str:
         return self.prefix + key[len(PREFIX) :] if key.startswith(PREFIX) else key

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
+import socket
 import threading
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,6 +29,7 @@ from aegis.service.games import GameStore
 
 log = logging.getLogger(__name__)
 BATCH = 500
+LEASE_SECONDS = 5.0  # a projector that stops is replaced by another process's after this (renewed at every step)
 
 
 class Worker:
@@ -44,6 +48,7 @@ class Worker:
         self._position = 0
         self._thread: threading.Thread | None = None
         self._step = threading.Lock()
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex}"  # this projector, for the store's lease
 
     def catch_up_locked(self) -> int:
         """``catch_up`` from any thread (the API's reads and saves call it in the embedded setup)."""
@@ -63,7 +68,10 @@ class Worker:
     # ----- one step -----
 
     def catch_up(self) -> int:
-        """Apply everything stored after the view store's position; returns how many events."""
+        """Apply everything stored after the view store's position; returns how many events (0 while another
+        process's projector holds the store's lease: it does the work, ``ViewStore.lead``)."""
+        if not self.store.lead(self.owner, LEASE_SECONDS):
+            return 0
         total = 0
         while True:
             batch = self.app.recorder.select_notifications(start=self._sync_position(), limit=BATCH, inclusive_of_start=False)

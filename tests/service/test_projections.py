@@ -269,3 +269,40 @@ def test_redis_down_commands_still_work_reads_fall_back_and_views_catch_up(sqlit
         redis_proc.kill()
         redis_proc.wait(timeout=10)
     assert not os.path.exists(tmp_path / "dump.rdb")
+
+
+def test_processes_sharing_redis_project_one_at_a_time_and_another_takes_over_when_one_stops(
+    sqlite_env, redis_env, monkeypatch
+):
+    """Several API processes with in-process projectors and one Redis: one holds the store's lease and projects; the
+    others leave it the work (two projectors racing did all of it twice and re-read their games on every lost race).
+    Their reads still answer from complete views; when the projecting process stops, another takes over."""
+    import aegis.projections.worker as worker_module
+
+    monkeypatch.setattr(worker_module, "LEASE_SECONDS", 0.5)
+    env = {**sqlite_env, **redis_env}
+    first, second = make_app(env), make_app(env)
+    try:
+        apis = [Api(first.test_client()), Api(second.test_client())]
+        for i in range(4):
+            gid, host, _ = apis[i % 2].new_game(["random", "random", "cautious"], seed=f"lease-{i}", reaction_seconds=0)
+            apis[i % 2].start(gid, host)
+        for api in apis:  # each process's reads see every game, whoever projected it
+            assert first.extensions["aegis.reads"].fresh() and second.extensions["aegis.reads"].fresh()
+            assert api.c.get("/api/games?limit=100").get_json()["total"] == 4
+        workers = [first.extensions["aegis.worker"], second.extensions["aegis.worker"]]
+        assert sorted(w.applied > 0 for w in workers) == [False, True], "exactly one process projected"
+        leader = next(i for i, w in enumerate(workers) if w.applied > 0)
+        close_app([first, second][leader])  # the projecting process stops; the other takes the lease once it runs out
+        other = [first, second][1 - leader]
+        api = apis[1 - leader]
+        gid, host, _ = api.new_game(["random", "random", "random"], seed="lease-after", reaction_seconds=0)
+        api.start(gid, host)
+        deadline = time.monotonic() + 10
+        while not other.extensions["aegis.reads"].fresh() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert other.extensions["aegis.reads"].fresh() and workers[1 - leader].applied > 0
+        assert api.c.get("/api/games?limit=100").get_json()["total"] == 5
+    finally:
+        for app in (first, second):
+            close_app(app)
