@@ -268,6 +268,7 @@ class MemoryViewStore(ViewStore):
 # ARGV[3]: the position the batch was computed after ("" for none), ARGV[4]: this store's prefix, ARGV[5]: ``PREFIX``
 # (the names inside a placement are the store's own: ``named`` puts them under this prefix). Scores stay text: Redis
 # reads them exactly (a Lua number would be printed with 14 digits).
+LEASE = "projector"  # the key of the projectors' lease (``RedisViewStore.lead``), beside the views, not one of them
 _LEAD = """
 local holder = redis.call('GET', KEYS[1])
 if not holder or holder == ARGV[1] then
@@ -325,7 +326,7 @@ class RedisViewStore(ViewStore):
         projector holds it the others leave the work to it (two projectors racing each other's commits both did all
         the work, and the loser of each race folded its games again from the event store). A projector whose process
         stops loses the lease when it runs out; another takes it then."""
-        return bool(self._lead(keys=[self.prefix + "projector"], args=[owner, int(seconds * 1000)]))
+        return bool(self._lead(keys=[self.prefix + LEASE], args=[owner, int(seconds * 1000)]))
 
     def _key(self, key: str) -> str:
         return self.prefix + key[len(PREFIX) :] if key.startswith(PREFIX) else key
@@ -393,9 +394,11 @@ class RedisViewStore(ViewStore):
         return [str(m) for m in cast(list[str], self.redis.zrangebyscore(self._key(key), "-inf", repr(float(at))))]
 
     def _scan(self) -> list[str]:
-        """Every key of the views (the rate limiter's counters share the prefix and are left alone)."""
-        counters = self.prefix + RATE_LIMITS
-        return [k for k in self.redis.scan_iter(match=self.prefix + "*", count=1000) if not k.startswith(counters)]
+        """Every key of the views (the rate limiter's counters and the projectors' lease share the prefix and are left
+        alone)."""
+        counters, lease = self.prefix + RATE_LIMITS, self.prefix + LEASE
+        found = self.redis.scan_iter(match=self.prefix + "*", count=1000)
+        return [k for k in found if not k.startswith(counters) and k != lease]
 
     def keys(self) -> list[str]:
         return [PREFIX + k[len(self.prefix) :] for k in self._scan()]
