@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from aegis.domain.kernel.ruleset import BRANCH_DEALS
 from aegis.service.games import MAX_CONTRIBUTION, MAX_TIMEOUTS_TO_FORFEIT
 from aegis.service.names import MAX_NAME
 from aegis.service.rulesets import BOT_NAMES, DEFAULT, RULESETS
@@ -175,7 +176,7 @@ class BranchIn(Strict):
     )
     deal = fields.String(
         load_default="same",
-        validate=validate.OneOf(("same", "as_known")),
+        validate=validate.OneOf(BRANCH_DEALS),
         metadata={
             "description": "same: the original's seed goes on (its draws); as_known: the cards the seat 'as' could "
             "not name there are dealt again at random, with a fresh secret seed"

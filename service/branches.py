@@ -23,14 +23,13 @@ from typing import Any
 from uuid import UUID
 
 from aegis.domain.kernel.errors import DomainError
+from aegis.domain.kernel.ruleset import BRANCH_DEALS
 from aegis.service import tokens
 from aegis.service.aggregate import Game
 from aegis.service.branch_opening import decision_point, opening, refusal
 from aegis.service.errors import BadRequest, Conflict
 from aegis.service.games import GameService, fill_seats_of_the_rules
 from aegis.service.rulesets import ruleset_named
-
-DEALS = ("same", "as_known")
 
 
 def create(
@@ -48,8 +47,8 @@ def create(
         raise BadRequest("'step' is the number of the step to branch from (0 to the game's steps)")
     if command is not None and not isinstance(command, dict):
         raise BadRequest("'command' is a command object (as a seat sends it, with its 'seat'), or null to play on")
-    if deal not in DEALS:
-        raise BadRequest(f"'deal' is one of {', '.join(DEALS)}, not {deal!r}")
+    if deal not in BRANCH_DEALS:
+        raise BadRequest(f"'deal' is one of {', '.join(BRANCH_DEALS)}, not {deal!r}")
     if deal == "as_known" and knower is None:
         raise BadRequest("the deal 'as_known' needs 'as': the seat whose knowledge the new deal keeps")
     new_token = tokens.new_token(tokens.PREFIX_HOST)

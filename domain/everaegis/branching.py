@@ -23,8 +23,7 @@ from aegis.domain.everaegis.state import Card, GameState
 from aegis.domain.kernel.errors import GameOver, MalformedCommand
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.rng import SeededRng
-
-DEALS = ("same", "as_known")
+from aegis.domain.kernel.ruleset import BRANCH_DEALS
 
 
 def branch(
@@ -40,8 +39,8 @@ def branch(
     at: float | None,
 ) -> list[Event]:
     """The events that begin a branch from ``state``, the position after ``log`` (the original's events 1..step)."""
-    if deal not in DEALS:
-        raise MalformedCommand(f"'deal' is one of {', '.join(DEALS)}, not {deal!r}")
+    if deal not in BRANCH_DEALS:
+        raise MalformedCommand(f"'deal' is one of {', '.join(BRANCH_DEALS)}, not {deal!r}")
     if deal == "as_known" and (isinstance(knower, bool) or not isinstance(knower, int) or not 0 <= knower < state.seats):
         raise MalformedCommand(f"the deal 'as_known' needs 'as': the seat (0-{state.seats - 1}) whose knowledge is kept")
     if deal == "same" and knower is not None:

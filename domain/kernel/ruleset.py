@@ -11,6 +11,10 @@ from aegis.domain.kernel.prompts import Prompt
 from aegis.domain.kernel.redaction import Perspective
 from aegis.domain.kernel.shapes import Shapes
 
+BRANCH_DEALS = ("same", "as_known")
+"""How a branch deals (``Ruleset.branch``): "same" (the original's seed goes on) or "as_known" (the cards one seat could
+not name dealt again). The service and its API offer exactly these."""
+
 
 class Ruleset(Protocol):
     """Every ruleset also accepts two commands of the same shape, whatever its game:
