@@ -115,7 +115,7 @@ def _branch_opening(service: GameService, game: Game, at: float) -> tuple[list[d
     checks those) and the branch point dealt from the branch's secret, revealed now; with the state after them."""
     assert game.branch_of is not None
     made = game.branch_of
-    original, log = service.record_to(UUID(made["game"]), made["step"])
+    original, log = service.record(UUID(made["game"]), made["step"])
     names = [s["name"] for s in game.seats]
     rules = ruleset_named(game.ruleset)
     state, marks, _ = opening(rules, game.seed, original, log, made["step"], made["deal"], made["knower"], None, names, at)

@@ -19,7 +19,7 @@ BY_BRANCH = "branch"  # ``CommandAccepted.by`` of the command a branch was made 
 
 
 Record = Callable[[UUID, int], tuple[Game, list[dict[str, Any]]]]
-"""A game's record up to a step, read under its lock: (the game, its events 1..step) (``GameService.record_to``)."""
+"""A game's record up to a step, read under its lock: (the game, its events 1..step) (``GameService.record``)."""
 
 
 class Store(Protocol):
@@ -76,28 +76,27 @@ def refusal(err: DomainError) -> ServiceError:
 def begin(game: Game, now: float, record: Record) -> None:
     """Write a branch's opening at its start: the original's events up to the branch point (read by ``record``),
     the branch point, and the command it was made with (accepted as the branch's, ``by`` "branch")."""
-    assert game.branch_of is not None
+    made = game.branch_of
+    assert made is not None
     rules = ruleset_named(game.ruleset)
-    point = game.branch_of["step"]
-    original, log = record(UUID(game.branch_of["game"]), point)
-    command = game.branch_of["command"]
+    _, log = record(UUID(made["game"]), made["step"])
+    game.append([event_from_dict(e) for e in log])  # the branch's state is now the position at the branch point
     try:
-        _, marks, _ = opening(
-            rules,
-            game.seed,
-            original,
+        marks = rules.branch(
+            game.state,
             log,
-            point,
-            game.branch_of["deal"],
-            game.branch_of["knower"],
-            None,
-            [s["name"] for s in game.seats],
-            now,
+            game=made["game"],
+            step=made["step"],
+            deal=made["deal"],
+            knower=made["knower"],
+            names=[s["name"] for s in game.seats],
+            seed=game.seed,
+            at=now,
         )
     except DomainError as err:  # pragma: no cover - accepted when the branch was made, the same position now
         raise refusal(err) from None
-    game.append([event_from_dict(e) for e in log])
     game.append(marks)
+    command = made["command"]
     if command is not None:
         played = {**command, "at": now}
         game.accept(command.get("seat"), BY_BRANCH, played, None, now)

@@ -300,14 +300,10 @@ class GameService:
         with self._lock(game_id):
             return read(self._load(game_id))
 
-    def record(self, game_id: UUID) -> tuple[Game, list[dict[str, Any]]]:
-        """The game and its whole log of ruleset events (payloads, in order), read together under its lock. The
-        game object is the cached one: read what is needed of it at once."""
-        return self.read(game_id, lambda game: (game, self.store.payloads(game, 1, game.seq)))
-
-    def record_to(self, game_id: UUID, step: int) -> tuple[Game, list[dict[str, Any]]]:
-        """The game and its ruleset events 1..``step``, read together under its lock (a branch's opening)."""
-        return self.read(game_id, lambda game: (game, self.store.payloads(game, 1, step)))
+    def record(self, game_id: UUID, last: int | None = None) -> tuple[Game, list[dict[str, Any]]]:
+        """The game and its log of ruleset events (payloads, in order: all of them, or 1..``last``), read together under
+        its lock. The game object is the cached one: read what is needed of it at once."""
+        return self.read(game_id, lambda game: (game, self.store.payloads(game, 1, game.seq if last is None else last)))
 
     # ----- lobby -----
 
@@ -468,7 +464,7 @@ class GameService:
             if game.branch_of is None:
                 game.append(setup_events(rules, game, config, now))
             else:  # a branch begins with its original's record up to the branch point (service/branches.py)
-                begin_branch(game, now, self.record_to)
+                begin_branch(game, now, self.record)
             self._server_moves(game, now)
             return game.seq
 
