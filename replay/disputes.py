@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.application import project_aggregate
 from eventsourcing.persistence import IntegrityError
 
 from aegis.domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective
@@ -171,13 +172,10 @@ class Disputes:
             did = UUID(dispute_id)
         except ValueError:
             raise NotFound(f"no dispute {dispute_id!r}") from None
-        first = list(self.service.store.events.get(did, limit=1))
-        if not first or not isinstance(first[0], Dispute.Opened):
+        events = list(self.service.store.events.get(did))
+        if not events or not isinstance(events[0], Dispute.Opened):
             raise NotFound(f"no dispute {dispute_id}")
-        dispute = first[0].mutate(None)
-        for event in self.service.store.events.get(did, gt=1):
-            assert isinstance(event, Dispute.Event)
-            dispute = event.mutate(dispute)
+        dispute = project_aggregate(None, events)
         assert isinstance(dispute, Dispute)
         return dispute
 

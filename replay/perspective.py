@@ -50,7 +50,5 @@ def now(game: Game, who: Perspective) -> Perspective:
 def of_token(game: Game, token: str | None) -> Perspective:
     """Who a reader is without asking for a perspective (a dispute's reader): the seat whose token ``token`` is, else
     the spectator (no token, or another game's, a host's or a player's key); apply ``now`` for the record as it stands."""
-    for s in game.seats:
-        if tokens.matches(token, s["token_hash"]):
-            return int(s["seat"])
-    return SPECTATOR
+    seat = tokens.seat_of(game.seats, token)
+    return SPECTATOR if seat is None else seat

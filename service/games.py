@@ -607,9 +607,9 @@ class GameService:
     def _seat_of(self, game: Game, token: str | None) -> int:
         if not token:
             raise Unauthorized("this needs a seat token (Authorization: Bearer <token>)")
-        for s in game.seats:
-            if tokens.matches(token, s["token_hash"]):
-                return int(s["seat"])
+        seat = tokens.seat_of(game.seats, token)
+        if seat is not None:
+            return seat
         if tokens.matches(token, game.host_token_hash):
             raise Forbidden("the host token starts the game; playing needs a seat token")
         raise Unauthorized("this token is not a seat of this game")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 PREFIX_SEAT = "seat_"
 PREFIX_HOST = "host_"
@@ -23,3 +25,8 @@ def matches(token: str | None, stored_hash: str | None) -> bool:
     if not token or not stored_hash:
         return False
     return hmac.compare_digest(token_hash(token), stored_hash)
+
+
+def seat_of(seats: Iterable[Mapping[str, Any]], token: str | None) -> int | None:
+    """The seat (of a game's ``seats``) whose token ``token`` is, or None."""
+    return next((int(s["seat"]) for s in seats if matches(token, s["token_hash"])), None)
