@@ -29,8 +29,8 @@ def must_be_over(game: Game) -> None:
 def review_of(
     rules: Ruleset, game: Game, log: list[dict[str, Any]], events: list[Any], config: Any, who: Perspective
 ) -> dict[str, Any]:
-    """``GET /api/games/{id}/review``: the ruleset's review of a finished game's record, with the seats' names."""
-    must_be_over(game)
+    """``GET /api/games/{id}/review``: the ruleset's review of a finished game's record (the caller checked it is over,
+    ``must_be_over``, before building its replay), with the seats' names."""
     found = rules.review(config, log, events, who)
     names = [s["name"] for s in game.seats]
     return {
