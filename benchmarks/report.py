@@ -135,16 +135,18 @@ def _pg_lock(r: dict[str, Any]) -> list[str]:
             ("handoff", "granted, not yet running again"),
             ("lock", "another lock"),
             ("client", "waiting for the service mid-statement"),
-            ("idle_in_transaction", "idle in transaction (waiting for the service's COMMIT)"),
+            ("idle_in_transaction", "idle in transaction (waiting for the service)"),
             ("other", "other"),
         )
         if states.get(key)
     )
     lines = [
         "",
-        "**The table lock.** Every save takes `LOCK TABLE <events> IN EXCLUSIVE MODE` (eventsourcing's PostgreSQL "
-        "recorder, so that the notification log commits in id order) and holds it to its commit: one save at a time in "
-        f"the whole store. Sampled from the server every {k['interval_ms']:.0f} ms while the {r['games']} games played "
+        "**The table lock.** Every save takes `LOCK TABLE <events> IN EXCLUSIVE MODE` (as eventsourcing's PostgreSQL "
+        "recorder does, so that the notification log commits in id order) and holds it to its commit: one save at a time "
+        "in the whole store. The service takes it, NOTIFYs and INSERTs in one statement (a function, "
+        "`service/postgres.py`), so the lock is not held across a round trip to the service. "
+        f"Sampled from the server every {k['interval_ms']:.0f} ms while the {r['games']} games played "
         f"(`pg_locks` joined to `pg_stat_activity`, this run's table only; {k['samples']} samples, one every "
         f"{k['mean_interval_ms']:.0f} ms on average; {k['saves']} saves of {k['events']} events, "
         f"{k['saves_per_s']:.0f} saves/s):",
@@ -162,8 +164,9 @@ def _pg_lock(r: dict[str, Any]) -> list[str]:
         "fraction of time held = saves/s x hold); the saves are counted exactly (distinct transaction ids of the events "
         "stored while sampling). `pg_stat_statements` is not loaded on this server, so the lock's time is not measured "
         'per statement. "Granted, not yet running again": PostgreSQL grants the next waiter the lock as the holder '
-        'lets go, and the waiter needs a CPU to go on; "idle in transaction": the insert\'s ids went back to the '
-        "service and PostgreSQL waits for its `COMMIT`.",
+        'lets go, and the waiter needs a CPU to go on; "idle in transaction": PostgreSQL waits for the service '
+        "mid-transaction (the library's own insert sends `COMMIT` after a round trip; the service's one statement "
+        "never leaves a transaction open).",
     ]
     u = r.get("unlocked")
     if u:
