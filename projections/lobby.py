@@ -142,9 +142,7 @@ def _minus(index: Index, key: str, out: list[str], offset: int, limit: int) -> t
     return _rows(index, ids, set()), index.zcard(key) - len(ranks)
 
 
-def _plus(
-    index: Index, key: str, more: list[tuple[float, str]], offset: int, limit: int
-) -> tuple[list[dict[str, Any]], int]:
+def _plus(index: Index, key: str, more: list[tuple[float, str]], offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
     """A page of the set ``key`` with the members ``more`` (few, as (score, id), none of them in ``key``) added.
     Before the member at rank ``first`` of ``key`` come at most ``len(more)`` of them: the window read from there
     merged with those after it holds the page."""

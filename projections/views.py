@@ -20,6 +20,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Notification
+from eventsourcing.utils import get_topic
 
 from aegis.domain.kernel.events import event_from_dict
 from aegis.projections import disputes, lobby, players
@@ -37,6 +38,18 @@ LOBBY = lobby.LOBBY
 PLAYERS = PREFIX + "players"  # name key -> the player's record
 KEEP_GAMES = 500  # games the projector keeps folded (``Settings.cache_games``)
 OVER = ("finished", "cancelled", "expired")  # no more events of play (a finished game may still get a Branched)
+# the events a game's lobby row is made of (``summary_of``: its status, seats and whether it is rigged). The projector
+# reads no other event of a game: the ruleset's events (nearly all of them) change no row, and reading, decoding and
+# folding them in every process that projects cost as much CPU as serving the commands (``aegis bench load``)
+ROW_EVENTS = (Game.Created, Game.SeatTaken, Game.StartRequested, Game.BranchMade, Game.Finished, Game.Cancelled)
+
+
+def _events_of(aggregate: type[Aggregate]) -> list[type[Aggregate.Event]]:
+    return [c for c in vars(aggregate).values() if isinstance(c, type) and issubclass(c, Aggregate.Event)]
+
+
+_PROJECTED: list[type[Aggregate.Event]] = [*ROW_EVENTS, Player.Registered, *_events_of(Dispute)]
+TOPICS = tuple(get_topic(c) for c in _PROJECTED)  # what the projector reads
 
 
 def player_games_key(key: str) -> str:
@@ -57,7 +70,7 @@ class Projector:
         self.games.clear()
 
     def project(self, notifications: Sequence[Notification]) -> Batch:
-        """The writes for a run of notifications (in order)."""
+        """The writes for a run of notifications (in order), of the topics ``TOPICS`` only."""
         batch = Batch()
         touched: dict[UUID, Game] = {}
         records: dict[str, dict[str, Any]] = {}  # player records read or changed by this batch
@@ -71,37 +84,46 @@ class Projector:
             if isinstance(event, Dispute.Event):
                 disputes.project(batch, self.store, event)  # the dispute lists (projections/disputes.py)
                 continue
-            assert isinstance(event, Aggregate.Event), f"not an aggregate's event: {type(event).__name__}"
+            assert isinstance(event, ROW_EVENTS), f"not a lobby row's event: {type(event).__name__}"
             gid = UUID(str(event.originator_id))
-            game = self.games.get(gid)
-            if game is None and event.originator_version > 1:
-                game = self.app.repository.get(gid, version=event.originator_version - 1)
-            was_over = game is not None and game.finished_seq is not None
-            moved = event.mutate(game)
-            assert isinstance(moved, Game), f"game {gid} is not a game after {type(event).__name__}"
-            self.games[gid] = touched[gid] = moved
-            if not was_over and moved.finished_seq is not None:
-                self._finished(batch, records, moved, event.timestamp.timestamp())
+            if isinstance(event, Game.Created):
+                game = event.mutate(None)
+            else:
+                game = self.games.get(gid) or self._load(gid, event.originator_version - 1)
+                event.apply(game)  # the lifecycle only: no ruleset event is read or folded (the row needs none)
+            assert isinstance(game, Game), f"game {gid} is not a game after {type(event).__name__}"
+            self.games[gid] = touched[gid] = game
+            if isinstance(event, Game.Finished):
+                self._finished(batch, records, game, event)
         for gid, game in touched.items():
             lobby.write(batch, summary_of(game))  # the row and its places in the lobby's index
             if game.status in OVER:
                 self.games.pop(gid)  # its row is final
         return batch
 
-    def _finished(self, batch: Batch, records: dict[str, dict[str, Any]], game: Game, at: float) -> None:
-        """A game ended: its registered players' records and game lists (``projections/players.py``)."""
-        seats = seats_of(game)
-        for s in seats:
+    def _load(self, gid: UUID, version: int) -> Game:
+        """A game this projector has not folded (after a restart, or one it let go): as stored up to ``version``."""
+        game: object = self.app.repository.get(gid, version=version)
+        assert isinstance(game, Game), f"{gid} is not a game"
+        return game
+
+    def _finished(self, batch: Batch, records: dict[str, dict[str, Any]], game: Game, event: Game.Finished) -> None:
+        """A game ended: its registered players' records and game lists (``projections/players.py``). Only a game a
+        registered player sat in is read whole (its log, for the statistics); guests' and bots' games cost nothing."""
+        for s in game.seats:
             key = names.key(s["player"]) if s.get("player") else None
             if key is not None and key not in records:
                 found = self.store.hget(PLAYERS, key)
                 if found is not None:
                     records[key] = found
-        rules = ruleset_named(game.ruleset)
-        log = self.app.payloads(game, 1, game.seq)
-        summary = rules.summarize(rules.make_config(game.started_config), [event_from_dict(e) for e in log])
-        row = {"id": str(game.id), "ruleset": game.ruleset, "variant": rules.variant(game.spec), "rigged": game.rigged}
-        row["finished_at"] = at
-        for key, listed in players.finish(records, row, summary, seats).items():
+        if not any(s.get("player") and names.key(s["player"]) in records for s in game.seats):
+            return
+        whole = self._load(game.id, event.originator_version)  # with its ruleset state, as it ended
+        rules = ruleset_named(whole.ruleset)
+        log = self.app.payloads(whole, 1, whole.seq)
+        summary = rules.summarize(rules.make_config(whole.started_config), [event_from_dict(e) for e in log])
+        row = {"id": str(whole.id), "ruleset": whole.ruleset, "variant": rules.variant(whole.spec), "rigged": whole.rigged}
+        row["finished_at"] = event.timestamp.timestamp()
+        for key, listed in players.finish(records, row, summary, seats_of(whole)).items():
             batch.hset(PLAYERS, key, records[key])
-            batch.hset(player_games_key(key), str(game.id), listed)
+            batch.hset(player_games_key(key), str(whole.id), listed)

@@ -24,7 +24,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import Notification
 
 from aegis.projections.store import ViewStore
-from aegis.projections.views import KEEP_GAMES, Projector
+from aegis.projections.views import KEEP_GAMES, TOPICS, Projector
 from aegis.service.games import GameStore
 
 log = logging.getLogger(__name__)
@@ -68,19 +68,26 @@ class Worker:
     # ----- one step -----
 
     def catch_up(self) -> int:
-        """Apply everything stored after the view store's position; returns how many events (0 while another
-        process's projector holds the store's lease: it does the work, ``ViewStore.lead``)."""
+        """Apply everything stored after the view store's position; returns how many events it projected (0 while
+        another process's projector holds the store's lease: it does the work, ``ViewStore.lead``)."""
         if not self.store.lead(self.owner, LEASE_SECONDS):
             return 0
+        end = self.app.recorder.max_notification_id() or 0
         total = 0
-        while True:
-            batch = self.app.recorder.select_notifications(start=self._sync_position(), limit=BATCH, inclusive_of_start=False)
-            if not batch:
-                return total
-            self._apply(batch)
-            total += len(batch)
-            if len(batch) < BATCH:
-                return total
+        while self._sync_position() < end:
+            total += self.step(end)
+        return total
+
+    def step(self, end: int) -> int:
+        """Project the next events of ``TOPICS`` up to the log's position ``end``, at most ``BATCH`` of them, and move
+        the position on past every event read or passed over; returns how many were projected. Every id up to ``end``
+        is committed once ``end`` is seen: the store commits saves in the order of their ids (its table lock on
+        PostgreSQL, one writer at a time on SQLite), so no event is passed over before it is there."""
+        batch = self.app.recorder.select_notifications(
+            start=self._position, limit=BATCH, stop=end, topics=TOPICS, inclusive_of_start=False
+        )
+        self._apply(batch, end if len(batch) < BATCH else batch[-1].id)
+        return len(batch)
 
     def _sync_position(self) -> int:
         """The store's position; if it went back (Redis flushed), forget what we folded and rebuild."""
@@ -93,9 +100,8 @@ class Worker:
         self._position = stored
         return stored
 
-    def _apply(self, notifications: Sequence[Notification]) -> None:
+    def _apply(self, notifications: Sequence[Notification], position: int) -> None:
         writes = self.projector.project(notifications)
-        position = notifications[-1].id
         if not self.store.commit(writes, position, after=self._position):
             self.projector.forget()  # someone else applied these first: re-read their position next time
             return
@@ -196,22 +202,19 @@ class _subscribed:
 
 
 def rebuild(app: GameStore, store: ViewStore, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Empty the view store and project every stored event again. Returns counts and timings."""
+    """Empty the view store and project every stored event again: those of ``TOPICS`` (the others change no
+    projection, and are passed over unread). Returns ``projected`` (events), ``position`` (the log's end) and the time;
+    ``progress(position, end)`` after each step."""
     store.clear()
     worker = Worker(app, store)
     last = app.recorder.max_notification_id() or 0
     t0 = time.perf_counter()
-    done = 0
-    while True:
-        batch = app.recorder.select_notifications(start=worker._sync_position(), limit=BATCH, inclusive_of_start=False)
-        if not batch:
-            break
-        worker._apply(batch)
-        done += len(batch)
+    projected = 0
+    while worker._sync_position() < last:
+        projected += worker.step(last)
         if progress:
-            progress(done, last)
-    seconds = time.perf_counter() - t0
-    return {"events": done, "seconds": seconds, "events_per_s": done / seconds if seconds else 0.0}
+            progress(worker._position, last)
+    return {"projected": projected, "position": last, "seconds": time.perf_counter() - t0}
 
 
 def read_only(app: Application) -> dict[str, Any]:

@@ -92,6 +92,7 @@ class Game(Aggregate):
 
         def apply(self, aggregate: Game) -> None:
             aggregate.finished_at = self.at
+            aggregate.finished_seq = self.seq  # as the ruleset's last event set it; a game folded without them needs it
 
     class Cancelled(Aggregate.Event):
         """A game that never started: cancelled by its host, or expired in the lobby."""
