@@ -20,7 +20,6 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Notification
-from eventsourcing.utils import get_topic
 
 from aegis.domain.kernel.events import event_from_dict
 from aegis.projections import disputes, lobby, players
@@ -32,6 +31,7 @@ from aegis.service.dispute import Dispute
 from aegis.service.games import GameStore
 from aegis.service.players import Player
 from aegis.service.rulesets import ruleset_named
+from aegis.service.topics import stored_topics
 from aegis.service.views import seats_of, summary_of
 
 LOBBY = lobby.LOBBY
@@ -49,7 +49,7 @@ def _events_of(aggregate: type[Aggregate]) -> list[type[Aggregate.Event]]:
 
 
 _PROJECTED: list[type[Aggregate.Event]] = [*ROW_EVENTS, Player.Registered, *_events_of(Dispute)]
-TOPICS = tuple(get_topic(c) for c in _PROJECTED)  # what the projector reads
+TOPICS = stored_topics(_PROJECTED)  # what the projector reads
 
 
 def player_games_key(key: str) -> str:

@@ -21,17 +21,16 @@ recorded command times (see ``settle_clock``), so they survive a restart without
 from __future__ import annotations
 
 import dataclasses
-import sys
 from array import array
 from collections import deque
 from typing import Any
 
 from eventsourcing.domain import Aggregate, Snapshot
-from eventsourcing.utils import register_topic
 
 from aegis.domain.kernel.events import Event, event_class, event_from_dict
 from aegis.domain.kernel.rng import commitment_of, mix_seed
 from aegis.service.rulesets import RULESETS, ruleset_named
+from aegis.service.topics import register_legacy
 
 # the state is stored encoded (``GameSnapshot``); recent payloads not at all; ``_applied_through``: while ``play``
 # records what the state has already moved on by
@@ -328,9 +327,7 @@ class Game(Aggregate):
         self, name: str, bot: str | None, token_hash: str | None, player: str | None = None, entropy: str | None = None
     ) -> int:
         seat = len(self.seats)
-        self.trigger_event(
-            self.SeatTaken, seat=seat, name=name, bot=bot, token_hash=token_hash, player=player, entropy=entropy
-        )
+        self.trigger_event(self.SeatTaken, seat=seat, name=name, bot=bot, token_hash=token_hash, player=player, entropy=entropy)
         return seat
 
     def finish(self, at: float) -> None:
@@ -467,8 +464,4 @@ def register_ruleset_events(event_types: list[type[Event]]) -> None:
 for _rules in RULESETS.values():  # every stored topic resolves as soon as this module is imported
     register_ruleset_events(list(_rules.event_types))
 
-# Games stored before the service became the package ``aegis`` carry topics of the module "service.aggregate": they
-# still resolve to these classes, and a read of the store by topic asks for both names.
-LEGACY_MODULE = "service.aggregate"
-STORED_MODULES = (__name__, LEGACY_MODULE)
-register_topic(LEGACY_MODULE, sys.modules[__name__])
+register_legacy(__name__)  # games stored before the service became the package ``aegis`` (service/topics.py)

@@ -33,7 +33,7 @@ from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import SPECTATOR, Perspective, reader, redact_event
 from aegis.domain.kernel.ruleset import Ruleset
 from aegis.service import names, rulesets, tokens
-from aegis.service.aggregate import STORED_MODULES, Game, GameSnapshot
+from aegis.service.aggregate import Game, GameSnapshot
 from aegis.service.bounded import LRU
 from aegis.service.branch_opening import begin as begin_branch
 from aegis.service.broker import make_broker
@@ -44,6 +44,7 @@ from aegis.service.rulesets import ruleset_named
 from aegis.service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
 from aegis.service.snapshots import SnapshotCompressor, Snapshotter, crossed
 from aegis.service.store_health import WriteHealth
+from aegis.service.topics import stored_topics
 from aegis.service.views import ViewCache
 
 T = TypeVar("T")
@@ -677,7 +678,7 @@ class GameService:
         the deadline keeper starts from these."""
         open_ids: dict[UUID, bool] = {}
         position = 0
-        topics = [f"{module}:Game.{name}" for module in STORED_MODULES for name in LIFECYCLE]
+        topics = stored_topics(getattr(Game, name) for name in LIFECYCLE)
         while True:
             batch = self.store.recorder.select_notifications(position, 1000, topics=topics, inclusive_of_start=False)
             for n in batch:

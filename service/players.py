@@ -9,16 +9,15 @@ player with one read; the rest of the key is 32 random bytes, compared in consta
 from __future__ import annotations
 
 import secrets
-import sys
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import register_topic
 
 from aegis.service import names, tokens
 from aegis.service.errors import BadRequest, Conflict, Unauthorized
+from aegis.service.topics import register_legacy
 
 NAMESPACE = UUID("0b6f3d55-6a1f-4f0e-9d6e-5c2f1f7b9a41")
 PREFIX = "player_"
@@ -98,4 +97,4 @@ class Registry:
         return player
 
 
-register_topic("service.players", sys.modules[__name__])  # players stored before the package was named aegis
+register_legacy(__name__)  # players stored before the service became the package ``aegis`` (service/topics.py)
