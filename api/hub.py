@@ -172,16 +172,13 @@ class Hub:
                     return
                 if now.behind:
                     continue  # more than a batch behind
-                deadline = time.monotonic() + self.keepalive
-                while True:  # until a notice of something not sent yet, or the keep-alive
-                    try:
-                        await asyncio.wait_for(changed.wait(), max(0.0, deadline - time.monotonic()))
-                    except TimeoutError:
-                        yield sse.KEEPALIVE  # and read again: a lost notice delays an event by a keep-alive at most
-                        break
-                    if feed.heard > sent:
-                        break
-                    changed = feed.changed
+                try:  # until a notice of something not sent yet, or the keep-alive (a timer, not a task per wait)
+                    async with asyncio.timeout(self.keepalive):
+                        while feed.heard <= sent:
+                            await changed.wait()
+                            changed = feed.changed
+                except TimeoutError:
+                    yield sse.KEEPALIVE  # and read again: a lost notice delays an event by a keep-alive at most
         finally:
             feed.streams -= 1
             if feed.streams == 0 and self.feeds.get(key) is feed:
