@@ -1,6 +1,6 @@
 """The ASGI application that ``aegis serve`` runs (under uvicorn): ``GET /api/games/{id}/stream`` is served
 asynchronously (``api/hub.py``): an open stream costs a coroutine, not a thread. Every other request goes to the
-Flask app, on a pool of threads, through a2wsgi, once its whole body is here: a client that sends its headers
+Flask app, on a pool of threads (``api/wsgi_bridge.py``), once its whole body is here: a client that sends its headers
 or its body slowly holds a coroutine (the server parses headers asynchronously), never one of those threads.
 
 The stream answers exactly as the Flask route does (``api/sse.py``): the same frames, the same refusals as
@@ -15,11 +15,11 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl
 
-from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from aegis.api import problems, sse
 from aegis.api.hub import Hub
+from aegis.api.wsgi_bridge import WsgiBridge
 from aegis.domain.kernel.redaction import Perspective
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ class Server:
         self.service = flask_app.extensions["aegis"]
         self.hub = Hub(self.service)
         self.slots = flask_app.extensions["aegis.stream_slots"]
-        self.wsgi = WSGIMiddleware(flask_app, workers=threads)  # type: ignore[arg-type]
+        self.wsgi = WsgiBridge(flask_app, threads=threads)
         self.max_body = self.service.settings.max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -63,6 +63,7 @@ class Server:
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.hub.stop()
+                self.wsgi.shutdown()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
@@ -86,17 +87,7 @@ class Server:
                 return
             if declared is None and body:  # chunked: Flask reads a body of a known length (over the limit: a 413)
                 scope = {**scope, "headers": [*scope["headers"], (b"content-length", str(len(body)).encode())]}
-        whole = {"type": "http.request", "body": bytes(body), "more_body": False}
-        given = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal given
-            if not given:
-                given = True
-                return whole
-            return await receive()
-
-        await self.wsgi(scope, replay, send)  # type: ignore[arg-type]
+        await self.wsgi(scope, bytes(body), send)
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send, gid: str) -> None:
         headers: dict[str, str] = {}
