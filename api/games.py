@@ -151,7 +151,10 @@ def start(gid: str) -> Response:
 
 @bp.get("/<gid>/view")
 def view(gid: str) -> Response:
-    return answer(schemas.built(schemas.ViewOut), service().view(game_id(gid), token()))
+    # the service builds the view in ViewOut's shape already (tests/api/test_view_shape.py checks dump(view) == view
+    # on every kind of game): it is served as it is, without marshmallow's walk over it (about 64 us a view)
+    found = service().view(game_id(gid), token())
+    return Response(json.dumps(found), status=200, mimetype="application/json")
 
 
 @bp.post("/<gid>/commands")

@@ -1,0 +1,49 @@
+"""``GET /api/games/{id}/view`` serves the view as the service built it, without marshmallow's walk over it
+(``api/games.py``): that is truthful only while the view is already exactly what ``ViewOut`` dumps. Checked here on
+games of each kind, at every step, for every seat and the spectator."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from aegis.api import schemas
+from tests.api_client import Api
+
+GAMES: list[dict[str, Any]] = [
+    {"seats": ["human", "human", "human"], "spec": {}},
+    {"seats": ["human", "human", "random", "human", "human"], "spec": {"turn_seconds": 60}},
+    {
+        "seats": ["human", "random", "human", "cautious"],
+        "spec": {"variant": "classic", "selection": "limited", "options": {"plain_unknown": 1}},
+    },
+]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=["simpleton-3", "simpleton-5-clocks", "classic-4"])
+def test_every_view_served_is_what_its_schema_dumps(sqlite_app, game):
+    api = Api(sqlite_app.test_client())
+    gid, host, tokens = api.new_game(game["seats"], seed="shape", reaction_seconds=0, **game["spec"])
+    service = sqlite_app.extensions["aegis"]
+    schema = schemas.built(schemas.ViewOut)
+
+    def check() -> None:
+        with sqlite_app.app_context():
+            for token in [None, *tokens.values()]:
+                view = service.view(UUID(gid), token)
+                assert schema.dump(view) == view
+                assert api.view(gid, token) == view  # what the route serves
+
+    check()  # in the lobby
+    api.start(gid, host)
+    rng = random.Random(5)
+    for _ in range(60):
+        check()
+        found = api.open_command(gid, tokens, rng)
+        if found is None:
+            break
+        assert api.post(gid, *found).status_code == 200
+    check()
