@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import EventStore, IntegrityError, Mapper, PersistenceError
 
 from aegis.domain.kernel.errors import DomainError, MalformedCommand
@@ -38,6 +38,7 @@ from aegis.service.bounded import LRU
 from aegis.service.branch_opening import begin as begin_branch
 from aegis.service.broker import make_broker
 from aegis.service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
+from aegis.service.group_commit import GroupCommit
 from aegis.service.players import Registry, is_player_key
 from aegis.service.postgres import creating
 from aegis.service.rulesets import ruleset_named
@@ -74,6 +75,7 @@ class GameStore(Application):
         with creating(settings.store_env):  # processes starting together create the tables one at a time
             super().__init__(env={**settings.store_env, "IS_SNAPSHOTTING_ENABLED": "y"})
         self.snapshotter = Snapshotter(self._write_snapshot)
+        self.commits = GroupCommit(self._record)
 
     def construct_snapshot_store(self) -> EventStore[UUID]:
         """The library's snapshot store, with its own mapper: snapshots compressed (``service/snapshots.py``)."""
@@ -83,8 +85,14 @@ class GameStore(Application):
         return self.factory.event_store(mapper=mapper, recorder=self.factory.aggregate_recorder(purpose="snapshots"))
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """The library's ``save``, written with the saves of other threads that wait at the same time (one
+        transaction for all: ``service/group_commit.py``); then a snapshot of a game that crossed the interval."""
+        processing: ProcessingEvent[UUID] = ProcessingEvent()
+        processing.collect_events(*objs, **kwargs)
         try:
-            recordings = super().save(*objs, **kwargs)
+            recordings = self.commits.record(processing) if not kwargs else self._record(processing)
+            self._take_snapshots(processing)  # the rest of the library's save
+            self._notify(recordings)
         except PersistenceError as err:
             self.health.failed(err)
             raise

@@ -30,10 +30,10 @@ def view_of(game: Game, who: Perspective) -> dict[str, Any]:
         "seats": seats_of(game),
         "seats_total": game.spec["seats"],
         "config": config | {k: game.spec.get(k, 0) for k in TABLE_OPTIONS},
-        "fairness": fairness_of(game),
-        "prompts": [],
+        "prompts": [],  # the fields in ViewOut's order: the route serves this dict as it is (api/games.py)
         "table": None,
         "deadline": None,
+        "fairness": fairness_of(game),
         "clocks": [],
         "expires_at": game.expires_at if game.status == "lobby" else None,
         "branch_of": branch_of(game),
