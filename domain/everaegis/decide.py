@@ -79,10 +79,9 @@ def normalize(command: Any) -> dict[str, Any]:
     if not isinstance(command, dict):
         raise MalformedCommand("a command is a JSON object with a 'type'")
     ctype = command.get("type")
-    kinds = COMMANDS.answering(ctype) if isinstance(ctype, str) else []
-    if not kinds:
+    if not isinstance(ctype, str) or not COMMANDS.answering(ctype):
         raise MalformedCommand(f"unknown command type {ctype!r}; known: {', '.join(COMMANDS.command_types)}")
-    if not all(k.seatless for k in kinds):
+    if not COMMANDS.seatless(ctype):
         seat = command.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise MalformedCommand("'seat' must be a seat number")
