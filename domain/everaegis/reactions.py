@@ -103,8 +103,15 @@ def close_window(ctx: Ctx, by: str) -> None:
     timed_out = w.waiting_for
     answers = {str(seat): dict(a) for seat, a in sorted(w.answers.items())}
     window_id, claimant, claim, about = w.id, w.claimant, w.claim, w.about
-    callers = s.in_turn_order([seat for seat, a in w.answers.items() if a["answer"] == "call"])
-    guards = s.in_turn_order([seat for seat, a in w.answers.items() if a["answer"] == "guard"])
+    called: list[int] = []
+    guarded: list[int] = []
+    for seat, a in w.answers.items():  # one pass over the answers; most windows have neither calls nor guards
+        if a["answer"] == "call":
+            called.append(seat)
+        elif a["answer"] == "guard":
+            guarded.append(seat)
+    callers = s.in_turn_order(called) if called else called
+    guards = s.in_turn_order(guarded) if guarded else guarded
     means = {seat: w.answers[seat]["means"] for seat in guards}
     ctx.emit(ev.ReactionWindowClosed(window=window_id, answers=answers, timed_out=timed_out, by=by))
     act = s.play.act

@@ -458,10 +458,21 @@ class GameState:
 
     def in_turn_order(self, seats: Iterable[int]) -> list[int]:
         """``seats`` sorted in turn order from the current player (R60, R135)."""
+        wanted = seats if isinstance(seats, (set, frozenset, range)) else set(seats)
+        if not wanted:
+            return []
+        return [s for s in self._turn_order() if s in wanted]
+
+    def remaining_in_turn_order(self) -> list[int]:
+        """The remaining players in turn order from the current player (``in_turn_order(remaining())`` in one pass)."""
+        players = self.players
+        return [s for s in self._turn_order() if not players[s].eliminated]
+
+    def _turn_order(self) -> tuple[int, ...]:
+        """Every seat in turn order from the current player (from the first player before the first turn)."""
         play = self.play
         start = play.current if play.current is not None else (play.first_player or 0)
-        wanted = seats if isinstance(seats, (set, frozenset, range)) else set(seats)
-        return [s for s in _clockwise(self.seats, start) if s in wanted]
+        return _clockwise(self.config.seats, start)
 
     def may_call(self, seat: int, claimant: int) -> bool:
         """R56, R62: a remaining player other than the claimant, without a BRIG (A37 ruling), not the
