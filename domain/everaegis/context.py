@@ -3,6 +3,7 @@ and the clock reading the service passed with the command (``None`` in pure simu
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from aegis.domain.everaegis.evolve import apply
@@ -17,6 +18,14 @@ class Need(NamedTuple):
 
     seat: int
     kind: str
+
+
+@functools.cache
+def need(seat: int, kind: str) -> Need:
+    """``Need(seat, kind)``, made once and then shared (it is a value): the flow asks for one per seat it waits
+    for after every command (every seat of a reaction window, again after each answer), and a shared one is
+    found in a list of needs by identity."""
+    return Need(seat, kind)
 
 
 class Unsettled(Exception):
