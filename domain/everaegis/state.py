@@ -552,6 +552,8 @@ class GameState:
         player, eliminated or not (E5)."""
         from aegis.domain.everaegis.vocabulary import conditions
 
+        if self.classic.components is None:  # a Simpleton game has no estate card (asked at every war declared)
+            return False
         for p in self.players:
             for c in p.cards:
                 if c.revealed:
