@@ -127,6 +127,7 @@ def item_eliminations(ctx: Ctx) -> bool:
 def doomed(s: GameState) -> list[tuple[int, str]]:
     """R30: every player is checked, not only the current one; all who qualify go at once."""
     t = s.config.thresholds
+    items = artificers.active(s)  # Artificers: a player with no item goes too (asked once, not per seat)
     out = []
     for seat in s.remaining_in_turn_order():
         p = s.players[seat]
@@ -138,7 +139,7 @@ def doomed(s: GameState) -> list[tuple[int, str]]:
             out.append((seat, "only revealed cards, or no cards (R166)"))
         elif t.zero_soldiers_eliminates and p.soldiers == 0:
             out.append((seat, "no soldiers in the Demise Phase (R169)"))
-        elif (reason := artificers.doomed_reason(s, seat)) is not None:
+        elif items and (reason := artificers.doomed_reason(s, seat)) is not None:
             out.append((seat, reason))
     return out
 
