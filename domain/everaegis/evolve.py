@@ -51,13 +51,17 @@ def closes_undo(event: dict[str, Any]) -> bool:
     return event["type"] in UNDO_CLOSERS or (event["type"] == "PhaseBegan" and event.get("phase") == "end")
 
 
+_PROGRESS_TYPES = frozenset(_PROGRESS)  # looked up by the event's own class (no event class has subclasses)
+
+
 def apply(state: GameState, event: Event) -> None:
     """Apply ``event`` to ``state`` in place. Only for a state the caller owns."""
-    handler = _APPLY.get(type(event))
+    cls = type(event)
+    handler = _APPLY.get(cls)
     if handler is None:
         raise TypeError(f"no evolve rule for {event.TYPE}")
     handler(state, event)
-    if isinstance(event, _PROGRESS):
+    if cls in _PROGRESS_TYPES:
         state.outcome.quiet_turns = 0
     if state.undo is not None and closes_undo({"type": event.TYPE, "phase": getattr(event, "phase", None)}):
         state.undo = None  # RULINGS "Undo": too late now
