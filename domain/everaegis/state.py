@@ -484,12 +484,13 @@ class GameState:
             return False
         if p.eliminated and (not self.config.option("vengeance") or seat in self.calls.silenced):
             return False
+        # asked for every seat of every window: the TREATY and mob checks are skipped at once without either
         return (
             seat != claimant
             and p.brigs == 0
-            and self.partner(claimant) != seat
-            and not self.is_mob(seat)  # A50 ruling: a mob never calls
-            and not self.is_mob(claimant)  # R43: a mob's action is no claim
+            and (self.items.treaty is None or self.partner(claimant) != seat)
+            # A50 ruling: a mob never calls; R43: a mob's action is no claim
+            and (not self.config.mobs or not (self.is_mob(seat) or self.is_mob(claimant)))
             # the SCALES (p.23): "Makes a player unable to call bluffs and makes others unable to call their bluffs."
             and not (self.items.held and any(holder in (seat, claimant) for holder, _, _ in self.holding("no_calls")))
         )
