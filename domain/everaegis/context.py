@@ -28,6 +28,13 @@ def need(seat: int, kind: str) -> Need:
     return Need(seat, kind)
 
 
+@functools.cache
+def needs(kind: str, seats: tuple[int, ...]) -> tuple[Need, ...]:
+    """``need(seat, kind)`` for each of ``seats`` in order, the tuple made once per group of seats (a reaction
+    window asks for the seats that have not answered yet, again after each answer)."""
+    return tuple(need(seat, kind) for seat in seats)
+
+
 class Unsettled(Exception):
     """A look at who is asked found the game still moving on by itself (``Ctx(..., looking=True)``)."""
 
@@ -52,8 +59,9 @@ class Ctx:
         """Number the event, apply it to the working state and keep it."""
         if self.looking:
             raise Unsettled(event.TYPE)
-        event = event.with_seq(self.state.seq + 1)  # a fresh event is numbered in place
-        apply(self.state, event)
+        state = self.state
+        event = event.with_seq(state.seq + 1)  # a fresh event is numbered in place
+        apply(state, event)
         self.events.append(event)
 
     def rng(self) -> SeededRng:

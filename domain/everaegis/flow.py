@@ -11,7 +11,7 @@ from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.actions import execute_step, sanction_step
 from aegis.domain.everaegis.blasphemy import token_step
 from aegis.domain.everaegis.cards import chooser, draw_step, reveal
-from aegis.domain.everaegis.context import Ctx, Need, Unsettled, need
+from aegis.domain.everaegis.context import Ctx, Need, Unsettled, need, needs
 from aegis.domain.everaegis.decisions import DECISIONS
 from aegis.domain.everaegis.effects import decision, effect_step, fire_triggers
 from aegis.domain.everaegis.leaders import all_chosen, choosers, selection_step
@@ -70,17 +70,17 @@ def waiting(s: GameState) -> list[Need]:
         # still moving on by itself, or a state between two events of one step (a replay may stop there), from
         # which no step starts; advance() runs the same steps without this guard, so play never hides a fault
         return []
-    needs = [] if moved else ctx.asked
+    found = [] if moved else ctx.asked
     if s.seq == seq:  # remembered for the seq it was worked out at
-        s.asked_at = (seq, list(needs))
-    return needs
+        s.asked_at = (seq, list(found))
+    return found
 
 
 def awaits(s: GameState, seat: int, kind: str) -> bool:
     """Is ``seat`` asked for a decision of ``kind`` now (``need(seat, kind) in waiting(s)``, without the copy)?"""
     asked = s.asked_at
-    needs = asked[1] if asked is not None and asked[0] == s.seq else waiting(s)
-    return need(seat, kind) in needs
+    found = asked[1] if asked is not None and asked[0] == s.seq else waiting(s)
+    return need(seat, kind) in found
 
 
 def step(ctx: Ctx) -> bool:
@@ -183,7 +183,7 @@ def action_step(ctx: Ctx) -> bool:
     if s.calls.window is not None:
         waiting_for = s.calls.window.waiting_for
         if waiting_for:
-            return ctx.wait(*[need(seat, "react") for seat in waiting_for])
+            return ctx.wait(*needs("react", tuple(waiting_for)))
         close_window(ctx, s.calls.window.closing or "answers")
         return True
     if act.stage == "guards":

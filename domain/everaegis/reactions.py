@@ -36,7 +36,8 @@ def affected(s: GameState, act: Act) -> set[int]:
         owner = s.owner_of(plan["card"])
         out = {plan["recipient"]} | ({owner} if owner is not None else set())
     elif act.action == "barracks":
-        out = {seat for seat in s.remaining() if s.partner(d) != seat and not s.variant.allied(d, seat)}  # R107, R163
+        partner = s.partner(d)
+        out = {seat for seat in s.remaining() if seat != partner and not s.variant.allied(d, seat)}  # R107, R163
     elif act.action in ("laboratory", "library") and s.leader_effect(d, act.action) is not None:
         effect = s.leader_effect(d, act.action)
         assert effect is not None
