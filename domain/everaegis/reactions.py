@@ -72,17 +72,17 @@ def asked_for_action(s: GameState, act: Act) -> list[int]:
     if act.sanctioned or (act.claim is None and not s.is_mob(act.declarer)):
         return s.in_turn_order(reacting)  # R61, A17: Recruit, War and a SANCTION's text are not claims
     hit = affected(s, act)
-    seats = [  # every seat: under Vengeance (R159) eliminated players may call (see GameState.may_call)
+    declarer = act.declarer
+    return [  # every seat, in turn order: under Vengeance (R159) eliminated players may call (see GameState.may_call)
         seat
-        for seat in range(s.seats)
-        if seat != act.declarer and (s.may_call(seat, act.declarer) or guard_means(s, seat, act, hit))
+        for seat in s.turn_order()
+        if seat != declarer and (seat in reacting or s.may_call(seat, declarer) or guard_means(s, seat, act, hit))
     ]
-    return s.in_turn_order(set(seats) | set(reacting))
 
 
 def asked_for_guard(s: GameState, guarder: int) -> list[int]:
     """R68: any player may call a guard made with a card, the acting player included."""
-    return s.in_turn_order([seat for seat in range(s.seats) if s.may_call(seat, guarder)])
+    return [seat for seat in s.turn_order() if s.may_call(seat, guarder)]
 
 
 def open_window(ctx: Ctx, claimant: int, claim: str, about: str, asked: list[int]) -> None:

@@ -461,14 +461,14 @@ class GameState:
         wanted = seats if isinstance(seats, (set, frozenset, range)) else set(seats)
         if not wanted:
             return []
-        return [s for s in self._turn_order() if s in wanted]
+        return [s for s in self.turn_order() if s in wanted]
 
     def remaining_in_turn_order(self) -> list[int]:
         """The remaining players in turn order from the current player (``in_turn_order(remaining())`` in one pass)."""
         players = self.players
-        return [s for s in self._turn_order() if not players[s].eliminated]
+        return [s for s in self.turn_order() if not players[s].eliminated]
 
-    def _turn_order(self) -> tuple[int, ...]:
+    def turn_order(self) -> tuple[int, ...]:
         """Every seat in turn order from the current player (from the first player before the first turn)."""
         play = self.play
         start = play.current if play.current is not None else (play.first_player or 0)
@@ -611,7 +611,7 @@ class GameState:
             for step in effect["steps"] if effect else ():
                 if step["step"] == condition:
                     out.extend((seat, name, step) for seat, n in by.items() if n > 0 and not self.players[seat].eliminated)
-        order = self.in_turn_order(range(self.seats))
+        order = self.turn_order()
         return sorted(out, key=lambda h: order.index(h[0]))
 
     def seat_led_by(self, leader: str) -> int | None:
