@@ -466,12 +466,23 @@ def declaration_prompt(s: GameState, seat: int, only: str | None = None) -> Prom
     return Prompt(seat, "declare", text, tuple(declarations(s, seat, only)))
 
 
+def _put_back_command(seat: int) -> dict[str, Any]:
+    """The put_back option's command, its ``cards`` (2 of the seat's unrevealed cards, in order) left to pick."""
+    return {"type": "put_back", "seat": seat}
+
+
 def _put_back_prompt(s: GameState, seat: int) -> Prompt:
     cards = card_choices(s.players[seat].unrevealed)
     param = Param("cards", cards, 2, 2, ordered=True)
-    opts = (Option("Put on top of the deck, first named on top:", {"type": "put_back", "seat": seat}, "put_back", (param,)),)
+    opts = (Option("Put on top of the deck, first named on top:", _put_back_command(seat), "put_back", (param,)),)
     text = f"{s.players[seat].name}: Laboratory: put 2 unrevealed cards on top of the deck (R52, A21)"
     return Prompt(seat, "put_back", text, opts)
+
+
+def _put_back_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
+    """Would ``_put_back_prompt`` accept ``cmd``? Its one option and parameter, from the same cards, unlabelled."""
+    ids = [c.id for c in s.players[seat].unrevealed]
+    return fits(cmd, _put_back_command(seat), ("cards",)) and some_of(cmd["cards"], ids, 2, 2)
 
 
 def _discard_kind(
@@ -584,6 +595,7 @@ PUT_BACK = DecisionKind(
     docs={"cards": {"items": {"type": "string"}, "description": "2 ids of your unrevealed cards, the first goes on top"}},
     summary="Laboratory: put 2 of your unrevealed cards on top of the deck",
     offer=_put_back_prompt,
+    accepts=_put_back_accepts,
     apply=lambda ctx, cmd: put_back(ctx, tuple(own_card(ctx.state, cmd["seat"], c) for c in cmd["cards"])),
     by_rules=_mob_put_back,
 )

@@ -34,7 +34,9 @@ def share(s: GameState, winners: list[int]) -> list[int]:
 
 def all_allied(s: GameState) -> bool:
     """A51: two or more players remain and each is an ally of every other one."""
+    if not s.variant.allies:  # not an Alliances game (asked at every Demise Phase): nothing to work out
+        return False
     remaining = s.remaining()
-    if len(remaining) < 2 or not s.variant.allies:
+    if len(remaining) < 2:
         return False
     return all(s.variant.allied(a, b) for a in remaining for b in remaining if a != b)

@@ -166,12 +166,21 @@ def own_card(s: GameState, seat: int, card_id: str) -> Card:
     return card
 
 
+def _year_command(seat: int, label: str) -> dict[str, Any]:
+    """The complete command choosing the year ``label``: an option of the prompt, what ``_year_accepts`` matches."""
+    return {"type": "choose_year", "seat": seat, "year": label}
+
+
 def _year_prompt(s: GameState, seat: int) -> Prompt:
     opts = tuple(
-        Option(f"Make year {label} ({len(cards)} cards) the deck", {"type": "choose_year", "seat": seat, "year": label}, "year")
-        for label, cards in s.years
+        Option(f"Make year {label} ({len(cards)} cards) the deck", _year_command(seat, label), "year") for label, cards in s.years
     )
     return Prompt(seat, "choose_year", f"{s.players[seat].name}: the deck is empty; choose a year to become the deck (R34)", opts)
+
+
+def _year_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
+    """Would ``_year_prompt`` accept ``cmd``? One of its options, from the same years, without their labels."""
+    return any(fits(cmd, _year_command(seat, label)) for label, _ in s.years)
 
 
 def _choose_year(ctx: Ctx, cmd: dict[str, Any]) -> None:
@@ -192,6 +201,7 @@ CHOOSE_YEAR = DecisionKind(
     docs={"year": {"description": "the label of one of the remaining years"}},
     summary="choose the year that becomes the deck",
     offer=_year_prompt,
+    accepts=_year_accepts,
     apply=_choose_year,
     by_rules=_mob_year,
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -31,10 +32,12 @@ class Catalog:
     raw: dict[str, Any]
 
     def action(self, key: str) -> ActionSpec:
-        for spec in self.actions:
-            if spec.key == key:
-                return spec
-        raise KeyError(key)
+        return self._actions_by_key[key]  # KeyError for an unknown action
+
+    @cached_property
+    def _actions_by_key(self) -> dict[str, ActionSpec]:
+        """``actions`` by key: looked up on every declaration, window and execution (made once, never changed)."""
+        return {spec.key: spec for spec in self.actions}
 
     @property
     def action_keys(self) -> tuple[str, ...]:

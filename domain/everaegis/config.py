@@ -112,7 +112,12 @@ class Config:
 
     def option(self, name: str) -> int:
         """The value of a game option: the one given at creation, or its default."""
-        return int(self.options.get(name, OPTIONS[name].default))
+        return self._option_values[name]
+
+    @cached_property
+    def _option_values(self) -> dict[str, int]:
+        """Every option's value, worked out once (the flow asks for some on every turn; a config never changes)."""
+        return {name: int(self.options.get(name, spec.default)) for name, spec in OPTIONS.items()}
 
     @cached_property
     def thresholds(self) -> Thresholds:

@@ -27,6 +27,8 @@ from aegis.domain.kernel.prompts import Option, Prompt
 def usable(s: GameState, seat: int) -> list[str]:
     """The consumable kinds ``seat`` may use now: on their own turn, before their action is declared or in
     their End Phase after it, while no action, war or effect is being executed (R103)."""
+    if not s.items.held:  # no Classic item is held (always so in Simpleton): nothing to use
+        return []
     if s.stage != "turn" or s.play.current != seat or s.play.act is not None or s.pending.effects or s.players[seat].eliminated:
         return []
     if not (s.play.phase == "action" and not s.play.action_done) and s.play.phase != "end":

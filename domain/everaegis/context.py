@@ -3,6 +3,7 @@ and the clock reading the service passed with the command (``None`` in pure simu
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from aegis.domain.everaegis.evolve import apply
@@ -17,6 +18,21 @@ class Need(NamedTuple):
 
     seat: int
     kind: str
+
+
+@functools.cache
+def need(seat: int, kind: str) -> Need:
+    """``Need(seat, kind)``, made once and then shared (it is a value): the flow asks for one per seat it waits
+    for after every command (every seat of a reaction window, again after each answer), and a shared one is
+    found in a list of needs by identity."""
+    return Need(seat, kind)
+
+
+@functools.cache
+def needs(kind: str, seats: tuple[int, ...]) -> tuple[Need, ...]:
+    """``need(seat, kind)`` for each of ``seats`` in order, the tuple made once per group of seats (a reaction
+    window asks for the seats that have not answered yet, again after each answer)."""
+    return tuple(need(seat, kind) for seat in seats)
 
 
 class Unsettled(Exception):
@@ -43,8 +59,9 @@ class Ctx:
         """Number the event, apply it to the working state and keep it."""
         if self.looking:
             raise Unsettled(event.TYPE)
-        event = event.with_seq(self.state.seq + 1)  # a fresh event is numbered in place
-        apply(self.state, event)
+        state = self.state
+        event = event.with_seq(state.seq + 1)  # a fresh event is numbered in place
+        apply(state, event)
         self.events.append(event)
 
     def rng(self) -> SeededRng:

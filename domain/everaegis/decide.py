@@ -79,10 +79,9 @@ def normalize(command: Any) -> dict[str, Any]:
     if not isinstance(command, dict):
         raise MalformedCommand("a command is a JSON object with a 'type'")
     ctype = command.get("type")
-    kinds = COMMANDS.answering(ctype) if isinstance(ctype, str) else []
-    if not kinds:
+    if not isinstance(ctype, str) or not COMMANDS.answering(ctype):
         raise MalformedCommand(f"unknown command type {ctype!r}; known: {', '.join(COMMANDS.command_types)}")
-    if not all(k.seatless for k in kinds):
+    if not COMMANDS.seatless(ctype):
         seat = command.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise MalformedCommand("'seat' must be a seat number")
@@ -110,6 +109,8 @@ def normalize(command: Any) -> dict[str, Any]:
 def _check_fields(kind: DecisionKind, command: dict[str, Any]) -> None:
     for name, type_ in kind.fields.items():
         value = command.get(name)
+        if type(value) is type_:  # the common case, exactly the type asked (a bool is no int: its type is bool)
+            continue
         if type_ is bool:
             if not isinstance(value, bool):
                 raise MalformedCommand(f"{kind.kind}: '{name}' is required and must be true or false")

@@ -35,6 +35,8 @@ def at_phase(ctx: Ctx, seat: int, moment: str) -> None:
     """R93, R102, R26, R29: condition estates (while revealed) and condition items acting at their
     possessor's Begin or End Phase."""
     s = ctx.state
+    if s.classic.components is None:  # a Simpleton game: no estate card, no Classic item, so nothing acts
+        return
     for card in s.players[seat].revealed:
         entry = s.estate(card.name)
         if entry is not None and entry.get("effect") and entry["effect"]["when"] == moment:

@@ -40,7 +40,7 @@ _PROGRESS = (
 
 # Events after which an undo can no longer be claimed: a card revealed, gained or seen (R156).
 # Under Rubble Rouser a discard is face up: a card revealed (R158). A resignation cannot be undone (S2).
-UNDO_CLOSERS = tuple(
+UNDO_CLOSERS = frozenset(
     cls.TYPE
     for cls in (ev.CardDrawn, ev.CardDealt, ev.CardRevealed, ev.CardPutOnDeck, ev.CardMoved, ev.CardToRubble, ev.PlayerResigned)
 )
@@ -48,18 +48,28 @@ UNDO_CLOSERS = tuple(
 
 def closes_undo(event: dict[str, Any]) -> bool:
     """RULINGS "Undo": after this event (as a dict) an undo can no longer be claimed; so does the End Phase."""
-    return event["type"] in UNDO_CLOSERS or (event["type"] == "PhaseBegan" and event.get("phase") == "end")
+    return _closes_undo(event["type"], event.get("phase"))
+
+
+def _closes_undo(event_type: str, phase: Any) -> bool:
+    """``closes_undo`` of an event by its type and phase: what ``apply`` asks of an event object, without making
+    a dict of it."""
+    return event_type in UNDO_CLOSERS or (event_type == "PhaseBegan" and phase == "end")
+
+
+_PROGRESS_TYPES = frozenset(_PROGRESS)  # looked up by the event's own class (no event class has subclasses)
 
 
 def apply(state: GameState, event: Event) -> None:
     """Apply ``event`` to ``state`` in place. Only for a state the caller owns."""
-    handler = _APPLY.get(type(event))
+    cls = type(event)
+    handler = _APPLY.get(cls)
     if handler is None:
         raise TypeError(f"no evolve rule for {event.TYPE}")
     handler(state, event)
-    if isinstance(event, _PROGRESS):
+    if cls in _PROGRESS_TYPES:
         state.outcome.quiet_turns = 0
-    if state.undo is not None and closes_undo({"type": event.TYPE, "phase": getattr(event, "phase", None)}):
+    if state.undo is not None and _closes_undo(event.TYPE, getattr(event, "phase", None)):
         state.undo = None  # RULINGS "Undo": too late now
     state.seq = event.seq
 

@@ -11,7 +11,7 @@ from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.actions import execute_step, sanction_step
 from aegis.domain.everaegis.blasphemy import token_step
 from aegis.domain.everaegis.cards import chooser, draw_step, reveal
-from aegis.domain.everaegis.context import Ctx, Need, Unsettled
+from aegis.domain.everaegis.context import Ctx, Need, Unsettled, need, needs
 from aegis.domain.everaegis.decisions import DECISIONS
 from aegis.domain.everaegis.effects import decision, effect_step, fire_triggers
 from aegis.domain.everaegis.leaders import all_chosen, choosers, selection_step
@@ -46,12 +46,12 @@ def mob_step(ctx: Ctx) -> bool:
     precede, and in the End Phase rather than going on)."""
     if not ctx.state.config.mobs:
         return False
-    for need in sorted(ctx.asked, key=lambda n: n.kind != "use_item"):
-        if ctx.state.is_mob(need.seat):
-            decide_for_mob = DECISIONS[need.kind].by_rules
+    for asked in sorted(ctx.asked, key=lambda n: n.kind != "use_item"):
+        if ctx.state.is_mob(asked.seat):
+            decide_for_mob = DECISIONS[asked.kind].by_rules
             if decide_for_mob is None:  # pragma: no cover - config refuses mobs where other decisions arise
-                raise AssertionError(f"a mob cannot decide {need.kind!r}")
-            decide_for_mob(ctx, need.seat)
+                raise AssertionError(f"a mob cannot decide {asked.kind!r}")
+            decide_for_mob(ctx, asked.seat)
             return True
     return False
 
@@ -70,17 +70,17 @@ def waiting(s: GameState) -> list[Need]:
         # still moving on by itself, or a state between two events of one step (a replay may stop there), from
         # which no step starts; advance() runs the same steps without this guard, so play never hides a fault
         return []
-    needs = [] if moved else ctx.asked
+    found = [] if moved else ctx.asked
     if s.seq == seq:  # remembered for the seq it was worked out at
-        s.asked_at = (seq, list(needs))
-    return needs
+        s.asked_at = (seq, list(found))
+    return found
 
 
 def awaits(s: GameState, seat: int, kind: str) -> bool:
-    """Is ``seat`` asked for a decision of ``kind`` now (``Need(seat, kind) in waiting(s)``, without the copy)?"""
+    """Is ``seat`` asked for a decision of ``kind`` now (``need(seat, kind) in waiting(s)``, without the copy)?"""
     asked = s.asked_at
-    needs = asked[1] if asked is not None and asked[0] == s.seq else waiting(s)
-    return Need(seat, kind) in needs
+    found = asked[1] if asked is not None and asked[0] == s.seq else waiting(s)
+    return need(seat, kind) in found
 
 
 def step(ctx: Ctx) -> bool:
@@ -89,35 +89,42 @@ def step(ctx: Ctx) -> bool:
     s = ctx.state
     if s.status == "finished":
         return ctx.wait()
-    if out_of_cards_step(ctx):  # Overlord: the deck and every year are out of cards (R170)
+    # only an Overlord game ends when the deck and every year are out of cards (R170)
+    if s.variant.overlord is not None and out_of_cards_step(ctx):
         return True
-    if s.play.draw_queue:
-        if s.items.draw_asked and s.play.draw_queue[0][1] == "draw phase":
+    play = s.play  # read once: every step of the flow below looks at the turn
+    if play.draw_queue:
+        if s.items.draw_asked and play.draw_queue[0][1] == "draw phase":
             # R118: a reactive item may stop this draw: its holders answer first
-            return ctx.wait(*(Need(seat, "draw_reaction") for seat in s.items.draw_asked))
-        return draw_step(ctx) or ctx.wait(Need(chooser(ctx), "choose_year"))  # R34: the deck is empty
+            return ctx.wait(*(need(seat, "draw_reaction") for seat in s.items.draw_asked))
+        return draw_step(ctx) or ctx.wait(need(chooser(ctx), "choose_year"))  # R34: the deck is empty
     if s.pending.triggers:
         fire_triggers(ctx)
         return True
-    if s.play.act is not None and s.play.act.from_effect:  # a war an effect started runs before the effect goes on
-        return war_step(ctx) or ctx.wait(*_war_needs(s, s.play.act))
+    act = play.act
+    if act is not None and act.from_effect:  # a war an effect started runs before the effect goes on
+        return war_step(ctx) or ctx.wait(*_war_needs(s, act))
     if s.pending.effects:
         return effect_step(ctx) or ctx.wait(*_effect_needs(s))
     if s.stage != "turn":
         return _setup_step(ctx)
-    if s.play.phase == "action" and not s.play.action_done and token_step(ctx):  # Blasphemy (R171, A48)
-        return True
-    if s.play.phase == "action" and not s.play.action_done:
-        if s.play.act is None:  # R28: the current player declares an action, or first uses a consumable (R103)
-            assert s.play.current is not None
-            uses = [Need(s.play.current, "use_item")] if consumables.usable(s, s.play.current) else []
-            return ctx.wait(Need(s.play.current, "declare"), *uses)
+    phase = play.phase
+    if phase == "action" and not play.action_done:
+        # Blasphemy (R171, A48): only a game with a Blasphemy card gives its tokens
+        if s.variant.blasphemy is not None and token_step(ctx):
+            return True
+        if act is None:  # R28: the current player declares an action, or first uses a consumable (R103)
+            current = play.current
+            assert current is not None
+            if consumables.usable(s, current):
+                return ctx.wait(need(current, "declare"), need(current, "use_item"))
+            return ctx.wait(need(current, "declare"))
         return action_step(ctx)
-    if s.play.phase == "action" and s.undo is not None:  # RULINGS "Undo": wait for whoever may claim an undo
-        return pause_step(ctx) or ctx.wait(*(Need(seat, "undo") for seat in s.undo.waiting))
-    if s.play.phase == "end" and s.play.current is not None and consumables.usable(s, s.play.current):
+    if phase == "action" and s.undo is not None:  # RULINGS "Undo": wait for whoever may claim an undo
+        return pause_step(ctx) or ctx.wait(*(need(seat, "undo") for seat in s.undo.waiting))
+    if phase == "end" and play.current is not None and consumables.usable(s, play.current):
         # R103: the action is over and the End Phase's effects have resolved: a consumable may still be used
-        return ctx.wait(Need(s.play.current, "end_phase"), Need(s.play.current, "use_item"))
+        return ctx.wait(need(play.current, "end_phase"), need(play.current, "use_item"))
     phase_step(ctx)
     return True
 
@@ -132,12 +139,12 @@ def _setup_step(ctx: Ctx) -> bool:
         setup_step(ctx)
         return True
     if s.stage == "artificers":
-        return artificers.setup_step(ctx) or ctx.wait(Need(s.classic.gifting[0], "artificer_gift"))
+        return artificers.setup_step(ctx) or ctx.wait(need(s.classic.gifting[0], "artificer_gift"))
     if s.stage == "leaders":
         if all_chosen(s):
             starting_step(ctx)
             return True
-        return selection_step(ctx) or ctx.wait(*(Need(seat, "choose_leader") for seat in choosers(s)))
+        return selection_step(ctx) or ctx.wait(*(need(seat, "choose_leader") for seat in choosers(s)))
     if s.stage == "deal":
         after_deal_step(ctx)
         return True
@@ -147,7 +154,7 @@ def _setup_step(ctx: Ctx) -> bool:
             if len(cards) == 1:
                 reveal(ctx, s.play.reveal_queue[0], cards[0], full=True, reason="setup")
                 return True
-            return ctx.wait(Need(s.play.reveal_queue[0], "setup_reveal"))  # R164
+            return ctx.wait(need(s.play.reveal_queue[0], "setup_reveal"))  # R164
         ctx.emit(ev.TurnBegan(seat=s.first_remaining(), turn=1))  # S2: never a player who resigned
         return True
     raise AssertionError(f"setup stage {s.stage}")  # pragma: no cover
@@ -158,14 +165,14 @@ def action_step(ctx: Ctx) -> bool:
     act = s.play.act
     assert act is not None
     if act.sanctioned:
-        return sanction_step(ctx) or ctx.wait(Need(act.declarer, "sanction_discard"))  # R110
+        return sanction_step(ctx) or ctx.wait(need(act.declarer, "sanction_discard"))  # R110
     ch = s.calls.challenge
     if ch is not None:
         if challenge_step(ctx):
             return True
         if ch.stage == "proof":  # R57, A10
-            return ctx.wait(Need(ch.claimant, "prove"))
-        return ctx.wait(Need(ch.caller, "pay" if penalty_choices(s) else "take_brig"))  # R58, R105
+            return ctx.wait(need(ch.claimant, "prove"))
+        return ctx.wait(need(ch.caller, "pay" if penalty_choices(s) else "take_brig"))  # R58, R105
     if act.stage == "declared":
         asked = asked_for_action(s, act)
         if asked:  # a mob's action is no claim (R43): its window only asks WALL holders to guard
@@ -176,7 +183,7 @@ def action_step(ctx: Ctx) -> bool:
     if s.calls.window is not None:
         waiting_for = s.calls.window.waiting_for
         if waiting_for:
-            return ctx.wait(*[Need(seat, "react") for seat in waiting_for])
+            return ctx.wait(*needs("react", tuple(waiting_for)))
         close_window(ctx, s.calls.window.closing or "answers")
         return True
     if act.stage == "guards":
@@ -202,23 +209,23 @@ def action_step(ctx: Ctx) -> bool:
 def _execution_needs(s: GameState, act: Act) -> list[Need]:
     """What a resolving action stopped for (``execute_step`` returned False)."""
     if act.action == "barracks":
-        return [Need(act.queue[0], "barracks_discard")]  # R48
+        return [need(act.queue[0], "barracks_discard")]  # R48
     if act.action == "laboratory":
-        return [Need(act.declarer, "put_back")]  # R52, A21
+        return [need(act.declarer, "put_back")]  # R52, A21
     if act.action == "war":
         return _war_needs(s, act)
-    return [Need(act.declarer, "take_sanction")]  # R105: a SANCTION to take from another mat
+    return [need(act.declarer, "take_sanction")]  # R105: a SANCTION to take from another mat
 
 
 def _war_needs(s: GameState, act: Act) -> list[Need]:
     """What a war stopped for, whether the turn's action or an effect's: the spoils, or the loser's reveals."""
     if s.variant.offer is not None:  # Blasphemy: a war's winner may take a token (R90, R171)
-        return [Need(s.variant.offer[0], "spoils")]
+        return [need(s.variant.offer[0], "spoils")]
     assert act.war is not None and act.war.loser is not None
-    return [Need(act.war.loser, "war_reveal")]  # R83
+    return [need(act.war.loser, "war_reveal")]  # R83
 
 
 def _effect_needs(s: GameState) -> list[Need]:
     d = decision(s)
     assert d is not None
-    return [Need(d.seat, "effect_order" if d.kind == "order" else "effect_choice")]
+    return [need(d.seat, "effect_order" if d.kind == "order" else "effect_choice")]

@@ -36,7 +36,8 @@ def affected(s: GameState, act: Act) -> set[int]:
         owner = s.owner_of(plan["card"])
         out = {plan["recipient"]} | ({owner} if owner is not None else set())
     elif act.action == "barracks":
-        out = {seat for seat in s.remaining() if s.partner(d) != seat and not s.variant.allied(d, seat)}  # R107, R163
+        partner = s.partner(d)
+        out = {seat for seat in s.remaining() if seat != partner and not s.variant.allied(d, seat)}  # R107, R163
     elif act.action in ("laboratory", "library") and s.leader_effect(d, act.action) is not None:
         effect = s.leader_effect(d, act.action)
         assert effect is not None
@@ -71,17 +72,17 @@ def asked_for_action(s: GameState, act: Act) -> list[int]:
     if act.sanctioned or (act.claim is None and not s.is_mob(act.declarer)):
         return s.in_turn_order(reacting)  # R61, A17: Recruit, War and a SANCTION's text are not claims
     hit = affected(s, act)
-    seats = [  # every seat: under Vengeance (R159) eliminated players may call (see GameState.may_call)
+    declarer = act.declarer
+    return [  # every seat, in turn order: under Vengeance (R159) eliminated players may call (see GameState.may_call)
         seat
-        for seat in range(s.seats)
-        if seat != act.declarer and (s.may_call(seat, act.declarer) or guard_means(s, seat, act, hit))
+        for seat in s.turn_order()
+        if seat != declarer and (seat in reacting or s.may_call(seat, declarer) or guard_means(s, seat, act, hit))
     ]
-    return s.in_turn_order(set(seats) | set(reacting))
 
 
 def asked_for_guard(s: GameState, guarder: int) -> list[int]:
     """R68: any player may call a guard made with a card, the acting player included."""
-    return s.in_turn_order([seat for seat in range(s.seats) if s.may_call(seat, guarder)])
+    return [seat for seat in s.turn_order() if s.may_call(seat, guarder)]
 
 
 def open_window(ctx: Ctx, claimant: int, claim: str, about: str, asked: list[int]) -> None:
@@ -103,8 +104,15 @@ def close_window(ctx: Ctx, by: str) -> None:
     timed_out = w.waiting_for
     answers = {str(seat): dict(a) for seat, a in sorted(w.answers.items())}
     window_id, claimant, claim, about = w.id, w.claimant, w.claim, w.about
-    callers = s.in_turn_order([seat for seat, a in w.answers.items() if a["answer"] == "call"])
-    guards = s.in_turn_order([seat for seat, a in w.answers.items() if a["answer"] == "guard"])
+    called: list[int] = []
+    guarded: list[int] = []
+    for seat, a in w.answers.items():  # one pass over the answers; most windows have neither calls nor guards
+        if a["answer"] == "call":
+            called.append(seat)
+        elif a["answer"] == "guard":
+            guarded.append(seat)
+    callers = s.in_turn_order(called) if called else called
+    guards = s.in_turn_order(guarded) if guarded else guarded
     means = {seat: w.answers[seat]["means"] for seat in guards}
     ctx.emit(ev.ReactionWindowClosed(window=window_id, answers=answers, timed_out=timed_out, by=by))
     act = s.play.act

@@ -458,10 +458,21 @@ class GameState:
 
     def in_turn_order(self, seats: Iterable[int]) -> list[int]:
         """``seats`` sorted in turn order from the current player (R60, R135)."""
+        wanted = seats if isinstance(seats, (set, frozenset, range)) else set(seats)
+        if not wanted:
+            return []
+        return [s for s in self.turn_order() if s in wanted]
+
+    def remaining_in_turn_order(self) -> list[int]:
+        """The remaining players in turn order from the current player (``in_turn_order(remaining())`` in one pass)."""
+        players = self.players
+        return [s for s in self.turn_order() if not players[s].eliminated]
+
+    def turn_order(self) -> tuple[int, ...]:
+        """Every seat in turn order from the current player (from the first player before the first turn)."""
         play = self.play
         start = play.current if play.current is not None else (play.first_player or 0)
-        wanted = seats if isinstance(seats, (set, frozenset, range)) else set(seats)
-        return [s for s in _clockwise(self.seats, start) if s in wanted]
+        return _clockwise(self.config.seats, start)
 
     def may_call(self, seat: int, claimant: int) -> bool:
         """R56, R62: a remaining player other than the claimant, without a BRIG (A37 ruling), not the
@@ -473,12 +484,13 @@ class GameState:
             return False
         if p.eliminated and (not self.config.option("vengeance") or seat in self.calls.silenced):
             return False
+        # asked for every seat of every window: the TREATY and mob checks are skipped at once without either
         return (
             seat != claimant
             and p.brigs == 0
-            and self.partner(claimant) != seat
-            and not self.is_mob(seat)  # A50 ruling: a mob never calls
-            and not self.is_mob(claimant)  # R43: a mob's action is no claim
+            and (self.items.treaty is None or self.partner(claimant) != seat)
+            # A50 ruling: a mob never calls; R43: a mob's action is no claim
+            and (not self.config.mobs or not (self.is_mob(seat) or self.is_mob(claimant)))
             # the SCALES (p.23): "Makes a player unable to call bluffs and makes others unable to call their bluffs."
             and not (self.items.held and any(holder in (seat, claimant) for holder, _, _ in self.holding("no_calls")))
         )
@@ -541,6 +553,8 @@ class GameState:
         player, eliminated or not (E5)."""
         from aegis.domain.everaegis.vocabulary import conditions
 
+        if self.classic.components is None:  # a Simpleton game has no estate card (asked at every war declared)
+            return False
         for p in self.players:
             for c in p.cards:
                 if c.revealed:
@@ -597,7 +611,7 @@ class GameState:
             for step in effect["steps"] if effect else ():
                 if step["step"] == condition:
                     out.extend((seat, name, step) for seat, n in by.items() if n > 0 and not self.players[seat].eliminated)
-        order = self.in_turn_order(range(self.seats))
+        order = self.turn_order()
         return sorted(out, key=lambda h: order.index(h[0]))
 
     def seat_led_by(self, leader: str) -> int | None:

@@ -96,7 +96,7 @@ def held_outcomes(ctx: Ctx) -> bool:
     s = ctx.state
     if s.items.held and item_eliminations(ctx):
         return True
-    for seat in s.in_turn_order(s.remaining()):  # R172 "When a player has X different types of items, they win"
+    for seat in s.remaining_in_turn_order():  # R172 "When a player has X different types of items, they win"
         reason = artificers.wins(s, seat)
         if reason is not None:
             end_game(ctx, "win", [seat], reason)
@@ -127,8 +127,9 @@ def item_eliminations(ctx: Ctx) -> bool:
 def doomed(s: GameState) -> list[tuple[int, str]]:
     """R30: every player is checked, not only the current one; all who qualify go at once."""
     t = s.config.thresholds
+    items = artificers.active(s)  # Artificers: a player with no item goes too (asked once, not per seat)
     out = []
-    for seat in s.in_turn_order(s.remaining()):
+    for seat in s.remaining_in_turn_order():
         p = s.players[seat]
         if immune(s, seat):  # R170: the Overlord cannot be eliminated
             continue
@@ -138,7 +139,7 @@ def doomed(s: GameState) -> list[tuple[int, str]]:
             out.append((seat, "only revealed cards, or no cards (R166)"))
         elif t.zero_soldiers_eliminates and p.soldiers == 0:
             out.append((seat, "no soldiers in the Demise Phase (R169)"))
-        elif (reason := artificers.doomed_reason(s, seat)) is not None:
+        elif items and (reason := artificers.doomed_reason(s, seat)) is not None:
             out.append((seat, reason))
     return out
 

@@ -94,6 +94,8 @@ class Registry:
                 if name != k.kind and name in self._kinds:
                     raise ValueError(f"{name} is a decision kind; it cannot also be an older name of {k.kind}")
                 self._types.setdefault(name, []).append(k)
+        # command types every kind of which names no seat (checked on every command: worked out once)
+        self._seatless = frozenset(name for name, ks in self._types.items() if all(k.seatless for k in ks))
 
     def __getitem__(self, kind: str) -> DecisionKind:
         return self._kinds[kind]
@@ -107,6 +109,10 @@ class Registry:
     def answering(self, command_type: str) -> list[DecisionKind]:
         """The kinds a command of this type may answer: its own kind, or every kind it is an older name of."""
         return self._types.get(command_type, [])
+
+    def seatless(self, command_type: str) -> bool:
+        """Does a command of this (known) type name no seat: is every kind it may answer ``seatless``?"""
+        return command_type in self._seatless
 
     @property
     def command_types(self) -> list[str]:

@@ -53,20 +53,21 @@ class Event:
 @dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(dataclasses.field,))
 def event(cls: type[T]) -> type[T]:
     """Declare an event class: a frozen, keyword-only dataclass (its fields cannot be changed once made). Its
-    constructor sets the fields in one step: the dataclass's own frozen constructor sets each field through
-    ``object.__setattr__``, which doubled the cost of making an event, and the engine makes one per event it
-    decides."""
+    constructor writes the fields straight into the instance's dict: the dataclass's own frozen constructor sets
+    each field through ``object.__setattr__``, which doubled the cost of making an event, and the engine makes
+    one per event it decides."""
     made = dataclass(frozen=True, kw_only=True)(cls)
-    made.__init__ = _quick_init(made)  # type: ignore[method-assign]
+    made.__init__ = quick_init(made)  # type: ignore[method-assign]
     return made
 
 
 _NOT_GIVEN = object()
 
 
-def _quick_init(cls: type[Any]) -> Any:
-    """The keyword-only constructor of ``cls``'s fields, storing them all at once in the instance's dict (the
-    same signature, defaults and default factories as the dataclass's own)."""
+def quick_init(cls: type[Any], kw_only: bool = True) -> Any:
+    """The constructor of the frozen dataclass ``cls``, storing its fields straight in the instance's dict (the
+    same signature, defaults and default factories as the dataclass's own): for events (keyword-only), and for
+    other frozen records a ruleset makes by the dozen (``kw_only=False``: positional arguments too)."""
     namespace: dict[str, Any] = {"_NOT_GIVEN": _NOT_GIVEN}
     params, body = [], []
     for f in dataclasses.fields(cls):
@@ -79,9 +80,10 @@ def _quick_init(cls: type[Any]) -> Any:
             body.append(f"    if {f.name} is _NOT_GIVEN:\n        {f.name} = _factory_{f.name}()")
         else:
             params.append(f.name)
-    names = [f.name for f in dataclasses.fields(cls)]
-    body.append(f"    self.__dict__.update({', '.join(f'{n}={n}' for n in names)})")
-    source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body)
+    # each field stored in the instance's dict in turn: cheaper than building a keyword dict for dict.update
+    body.append("    own__ = self.__dict__")  # a local name no event field takes, as none takes "self"
+    body.extend(f"    own__[{f.name!r}] = {f.name}" for f in dataclasses.fields(cls))
+    source = f"def __init__(self, {'*, ' if kw_only else ''}{', '.join(params)}):\n" + "\n".join(body)
     exec(source, namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"

@@ -26,11 +26,14 @@ def _key(value: Any) -> Any:
     return (t, value)
 
 
+_FLAT = frozenset({str, int, float, bool, type(None)})  # values with no parts: equal and of one type is the same
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equal and of the same types all the way down (Python's == alone takes ``true`` for 1)."""
     if a != b:
         return False
-    return a is b or _key(a) == _key(b)
+    return a is b or (type(a) is type(b) and type(a) in _FLAT) or _key(a) == _key(b)
 
 
 def _find(choices: tuple[Choice, ...], value: Any) -> int:

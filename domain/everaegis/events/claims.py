@@ -334,7 +334,7 @@ def _evolve_action_resolving(s: GameState, e: ActionResolving) -> None:
     if act.action == "barracks":
         act.queue = [
             seat
-            for seat in s.in_turn_order(s.remaining())
+            for seat in s.remaining_in_turn_order()
             if seat != act.declarer
             and not act.guarded(seat)
             and s.partner(act.declarer) != seat

@@ -73,7 +73,7 @@ def draw_reactors(s: GameState, drawer: int) -> list[int]:
     if not s.items.held:
         return []
     partner = s.partner(drawer)
-    return [seat for seat in s.in_turn_order(s.remaining()) if seat not in (drawer, partner) and s.items_acting(seat, "draw")]
+    return [seat for seat in s.remaining_in_turn_order() if seat not in (drawer, partner) and s.items_acting(seat, "draw")]
 
 
 @narrator(PhaseBegan)
