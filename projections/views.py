@@ -110,13 +110,12 @@ class Projector:
     def _finished(self, batch: Batch, records: dict[str, dict[str, Any]], game: Game, event: Game.Finished) -> None:
         """A game ended: its registered players' records and game lists (``projections/players.py``). Only a game a
         registered player sat in is read whole (its log, for the statistics); guests' and bots' games cost nothing."""
-        for s in game.seats:
-            key = names.key(s["player"]) if s.get("player") else None
-            if key is not None and key not in records:
-                found = self.store.hget(PLAYERS, key)
-                if found is not None:
-                    records[key] = found
-        if not any(s.get("player") and names.key(s["player"]) in records for s in game.seats):
+        keys = {names.key(s["player"]) for s in game.seats if s.get("player")}
+        for key in keys - records.keys():
+            found = self.store.hget(PLAYERS, key)
+            if found is not None:
+                records[key] = found
+        if not keys & records.keys():
             return
         whole = self._load(game.id, event.originator_version)  # with its ruleset state, as it ended
         rules = ruleset_named(whole.ruleset)

@@ -42,7 +42,16 @@ def _app(closed: list[str]) -> Flask:
     return app
 
 
-def _call(bridge: WsgiBridge, method: str, path: str, body: bytes = b"") -> list[dict[str, Any]]:
+def _call(app: Flask, method: str, path: str, body: bytes = b"") -> list[dict[str, Any]]:
+    """The ASGI messages the bridge sends for one request to ``app`` (a bridge of its own, shut down after)."""
+    bridge = WsgiBridge(app, threads=2)
+    try:
+        return _sent(bridge, method, path, body)
+    finally:
+        bridge.shutdown()
+
+
+def _sent(bridge: WsgiBridge, method: str, path: str, body: bytes) -> list[dict[str, Any]]:
     scope = {
         "type": "http",
         "method": method,
@@ -67,11 +76,7 @@ def _call(bridge: WsgiBridge, method: str, path: str, body: bytes = b"") -> list
 
 def test_a_small_response_is_sent_with_its_start_in_one_piece_and_closed():
     closed: list[str] = []
-    bridge = WsgiBridge(_app(closed), threads=2)
-    try:
-        sent = _call(bridge, "GET", "/small")
-    finally:
-        bridge.shutdown()
+    sent = _call(_app(closed), "GET", "/small")
     assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 201
     assert (b"x-test", b"yes") in sent[0]["headers"]
     assert sent[1:] == [{"type": "http.response.body", "body": b'{"ok": true}', "more_body": False}]
@@ -80,11 +85,7 @@ def test_a_small_response_is_sent_with_its_start_in_one_piece_and_closed():
 
 def test_a_long_streamed_body_arrives_whole_and_in_order_past_the_gathered_part():
     closed: list[str] = []
-    bridge = WsgiBridge(_app(closed), threads=2)
-    try:
-        sent = _call(bridge, "GET", "/long")
-    finally:
-        bridge.shutdown()
+    sent = _call(_app(closed), "GET", "/long")
     bodies = sent[1:]
     assert len(bodies) > 2, "past GATHER bytes the body streams a chunk at a time"
     assert all(b["more_body"] for b in bodies[:-1]) and not bodies[-1]["more_body"]
@@ -95,9 +96,5 @@ def test_a_long_streamed_body_arrives_whole_and_in_order_past_the_gathered_part(
 
 
 def test_the_request_body_reaches_the_app():
-    bridge = WsgiBridge(_app([]), threads=1)
-    try:
-        sent = _call(bridge, "POST", "/echo", b"hello bridge")
-    finally:
-        bridge.shutdown()
+    sent = _call(_app([]), "POST", "/echo", b"hello bridge")
     assert sent[0]["status"] == 200 and b"".join(m["body"] for m in sent[1:]) == b"hello bridge"

@@ -117,3 +117,17 @@ def test_a_save_that_lost_a_race_is_refused_alone_and_the_others_of_its_batch_ar
     for t in (first, second, third):
         assert app.repository.get(t.id).version == 2
     assert app.repository.get(loser.id).version == 2 and commits.joint == 0
+
+
+def test_a_save_that_cannot_be_stored_fails_alone_and_the_others_of_its_batch_are_stored(app):
+    slow = Slow(app)
+    commits = GroupCommit(slow)
+    first, bad, last, opening = Tally(), Tally(), Tally(), Tally()
+    for t in (first, last, opening):
+        t.count(1)
+    bad.count(object())  # type: ignore[arg-type] - no transcoding for it: its save fails before it reaches the store
+    results = _save_together(commits, slow, [_processing(opening), _processing(first), _processing(bad), _processing(last)])
+    assert isinstance(results[2], Exception) and not isinstance(results[2], IntegrityError)
+    assert [isinstance(r, list) for r in results] == [True, True, False, True]
+    for t in (opening, first, last):
+        assert app.repository.get(t.id).version == 2
