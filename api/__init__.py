@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, current_app, json
+from flask import Flask, Response, current_app
 
-from aegis.api import branches, disputes, games, limits, openapi, players, problems, replays, stream
+from aegis.api import branches, disputes, games, jsonio, limits, openapi, players, problems, replays, stream
 from aegis.api.schemas import HealthOut
 from aegis.api.stream_slots import StreamSlots
 from aegis.projections.reads import ProjectedReads
@@ -96,4 +96,4 @@ def close_app(app: Flask) -> None:
 
 
 def _json(data: Any, status: int = 200) -> Response:
-    return Response(json.dumps(data), status=status, mimetype="application/json")
+    return Response(jsonio.dumps(data), status=status, mimetype="application/json")

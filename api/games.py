@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import Blueprint, Response, current_app, json, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 from marshmallow import Schema, ValidationError
 
-from aegis.api import ruleset_schemas, schemas
+from aegis.api import jsonio, ruleset_schemas, schemas
 from aegis.service.errors import BadRequest, NotFound, Unauthorized, Unavailable
 from aegis.service.games import GameService
 from aegis.service.rulesets import RULESETS
@@ -56,7 +56,7 @@ def body(schema: Schema) -> dict[str, Any]:
     if _depth_over(raw, MAX_DEPTH):
         raise BadRequest(f"the JSON body nests more than {MAX_DEPTH} levels of brackets")
     try:
-        data = json.loads(raw)
+        data = jsonio.loads(raw)
     except ValueError:
         raise BadRequest("the body is not valid JSON") from None
     if not isinstance(data, dict):
@@ -89,7 +89,7 @@ def _depth_over(raw: bytes, limit: int) -> bool:
 
 
 def answer(schema: Schema, data: Any, status: int = 200, **headers: str) -> Response:
-    return Response(json.dumps(schema.dump(data)), status=status, mimetype="application/json", headers=headers)
+    return Response(jsonio.dumps(schema.dump(data)), status=status, mimetype="application/json", headers=headers)
 
 
 @bp.post("")
@@ -154,7 +154,7 @@ def view(gid: str) -> Response:
     # the service builds the view in ViewOut's shape already (tests/api/test_view_shape.py checks dump(view) == view
     # on every kind of game): it is served as it is, without marshmallow's walk over it (about 64 us a view)
     found = service().view(game_id(gid), token())
-    return Response(json.dumps(found), status=200, mimetype="application/json")
+    return Response(jsonio.dumps(found), status=200, mimetype="application/json")
 
 
 @bp.post("/<gid>/commands")

@@ -6,10 +6,11 @@ import logging
 from typing import Any
 
 from eventsourcing.persistence import PersistenceError
-from flask import Flask, Response, json, request
+from flask import Flask, Response, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from aegis.api import jsonio
 from aegis.api.schemas import ProblemOut
 from aegis.service import store_health
 from aegis.service.errors import ServiceError
@@ -22,7 +23,7 @@ RETRY_AFTER = 1  # seconds (service/postgres.py fails at once for as long after 
 
 def problem(status: int, title: str, detail: str, kind: str, **extra: Any) -> Response:
     body = document(status, title, detail, kind, request.path, **extra)
-    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+    return Response(jsonio.dumps(body), status=status, mimetype=PROBLEM)
 
 
 def document(status: int, title: str, detail: str, kind: str, instance: str, **extra: Any) -> dict[str, Any]:

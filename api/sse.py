@@ -13,15 +13,12 @@ included, without fetching it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from flask.json.provider import DefaultJSONProvider
-
-from aegis.api import schemas
+from aegis.api import jsonio
 from aegis.api.games import bearer, game_id
 from aegis.domain.kernel.redaction import Perspective
 from aegis.service import streams
@@ -37,12 +34,11 @@ TOKEN_IN_URL = (  # .format(game=...)
     "'Authorization: Bearer <token>', or (from a browser's EventSource, which cannot send headers) get a ticket "
     "with POST /api/games/{game}/stream-ticket and that header, then open the stream with ?ticket=<ticket>"
 )
-_VIEW = schemas.built(schemas.ViewOut)
 
 
 def dumps(data: Any) -> str:
-    """JSON as the Flask app writes it (its encoder for dates and UUIDs; keys in their order)."""
-    return json.dumps(data, default=DefaultJSONProvider.default)
+    """JSON as the Flask app writes it (``api/jsonio.py``: keys in their order, one line)."""
+    return jsonio.text(data)
 
 
 def frame(data: Any, *, seq: int | None = None, event: str | None = None) -> str:
@@ -87,7 +83,8 @@ def reader(service: GameService, opened: Opening) -> Perspective:
 
 
 def view_frame(view: dict[str, Any]) -> str:
-    return frame(_VIEW.dump(view), seq=view["seq"], event="view")
+    # the view is built in ViewOut's shape already (tests/api/test_view_shape.py): sent as it is, like GET /view
+    return frame(view, seq=view["seq"], event="view")
 
 
 def view_frames(view: dict[str, Any]) -> tuple[list[str], int, bool]:

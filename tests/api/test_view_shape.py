@@ -1,6 +1,7 @@
-"""``GET /api/games/{id}/view`` serves the view as the service built it, without marshmallow's walk over it
-(``api/games.py``): that is truthful only while the view is already exactly what ``ViewOut`` dumps. Checked here on
-games of each kind, at every step, for every seat and the spectator."""
+"""``GET /api/games/{id}/view`` and a stream's view frames serve the view as the service built it, without
+marshmallow's walk over it (``api/games.py``, ``api/sse.py``): that is truthful only while the view is already
+exactly what ``ViewOut`` dumps. Checked here on games of each kind, at every step, for every seat and the
+spectator."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from uuid import UUID
 
 import pytest
 
-from aegis.api import schemas
+from aegis.api import jsonio, schemas, sse
 from tests.api_client import Api
 
 GAMES: list[dict[str, Any]] = [
@@ -37,6 +38,8 @@ def test_every_view_served_is_what_its_schema_dumps(sqlite_app, game):
                 view = service.view(UUID(gid), token)
                 assert json.dumps(schema.dump(view)) == json.dumps(view)  # the same bytes, in the same order
                 assert api.view(gid, token) == view  # what the route serves
+                data = sse.view_frame(view).split("\ndata: ", 1)[1]
+                assert data == jsonio.text(schema.dump(view)) + "\n\n"  # what a stream of views sends
 
     check()  # in the lobby
     api.start(gid, host)
