@@ -247,7 +247,9 @@ def _streams(r: dict[str, Any]) -> list[str]:
         f"{r['streams']} streams open on them, spread over "
         "the games and, in each, over its seats and the spectator, held by one asyncio process. Each stream's event "
         "ids are checked against `GET /events` (same token) after its view, and its end. Open files allowed: "
-        f"{r['nofile'][0]}. The bots, the streams' client and the service share the machine's cores.",
+        f"{r['nofile'][0]}. The bots, the streams' client and the service share the machine's cores. Each setup plays "
+        f"{r.get('rounds', 1)} rounds (without, then with the streams) on one service; the table pools the commands of "
+        "every round, and the list below it gives each round's own p99 ratio.",
         "",
         "| setup | streams | command p50 ms (none / with) | command p99 ms (none / with) | p99 ratio | commands/s (none / with) "
         "| events delivered | streams complete | open all (s) | open p99 ms | errors |",
@@ -259,7 +261,8 @@ def _streams(r: dict[str, Any]) -> list[str]:
         lines.append(
             f"| {run['setup']} | {run['opened']} | {qc['p50_ms']:.0f} / {wc['p50_ms']:.0f} | {qc['p99_ms']:.0f} / "
             f"{wc['p99_ms']:.0f} | **{run['p99_ratio']:.2f}x** | {q['commands_per_s']:.0f} / {w['commands_per_s']:.0f} "
-            f"| {run['events_delivered']} of {run['events_expected']} | {run['streams_complete']} of {run['streams']} "
+            f"| {run['events_delivered']} of {run['events_expected']} | {run['streams_complete']} of "
+            f"{run['streams'] * run.get('rounds', 1)} "
             f"| {run['open_s']:.1f} | {run['open_latency']['p99_ms']:.0f} | {q['errors'] + w['errors'] + run['open_failed']} |"
         )
     lines += [
@@ -272,7 +275,8 @@ def _streams(r: dict[str, Any]) -> list[str]:
     for run in r["runs"]:
         lines.append(
             f"- {run['setup']}: server CPU with the streams {run['server_cpu_with_streams_s']:.0f} s, the streams' "
-            f"client {run['holder_cpu_s']:.0f} s; last stream ended {run['drain_s']:.1f} s after the last command"
+            f"client {run['holder_cpu_s']:.0f} s; last stream ended {run['drain_s']:.1f} s after the last command; "
+            f"each round's p99 ratio: {', '.join(f'{x:.2f}x' for x in run.get('round_p99_ratios', [run['p99_ratio']]))}"
         )
         lines += [f"  - problem: {p}" for p in run["problems"] + run["open_errors"] + run["server_log_errors"]]
     if r.get("skipped"):
