@@ -40,7 +40,7 @@ class Feed:
         self.changed = asyncio.Event()  # set (and replaced) by every notice
         self._pending: dict[Perspective, int] = {}  # for the next read: each perspective's earliest seq sent
         self._views: set[Perspective] = set()  # for the next read: the perspectives with a stream of views
-        self._waiters: dict[Perspective, asyncio.Future[sse.Read]] = {}
+        self._waiters: list[asyncio.Future[sse.Read]] = []  # for the next read: one per stream that asked
         self._task: asyncio.Task[None] | None = None
 
     def hear(self, seq: int) -> None:
@@ -55,37 +55,32 @@ class Feed:
         self._pending[who] = min(after, self._pending.get(who, after))
         if views:
             self._views.add(who)
-        waiter = self._waiters.get(who)
-        if waiter is None:
-            waiter = self._waiters[who] = asyncio.get_running_loop().create_future()
-            waiter.add_done_callback(_retrieve)
+        # a future of this stream's own: a stream that goes away cancels it, and nothing the others wait for (one
+        # future per stream costs less than sharing one per perspective behind asyncio.shield)
+        waiter: asyncio.Future[sse.Read] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
         if self._task is None:
             self._task = asyncio.create_task(self._reads(hub, game))
-        return await asyncio.shield(waiter)  # a stream that goes away does not cancel the others' read
+        return await waiter
 
     async def _reads(self, hub: Hub, game: UUID) -> None:
         try:
             while self._pending:
                 wanted, views, waiters = self._pending, self._views, self._waiters
-                self._pending, self._views, self._waiters = {}, set(), {}
+                self._pending, self._views, self._waiters = {}, set(), []
                 try:
                     result = await hub.run(sse.read, hub.service, game, wanted, views)
                 except Exception as err:  # the store failed: each stream ends (its client resumes with Last-Event-ID)
-                    for waiter in waiters.values():
-                        if not waiter.done():
+                    for waiter in waiters:
+                        if not waiter.done():  # a stream gone meanwhile cancelled its own future
                             waiter.set_exception(err)
                     continue
                 hub.reads += 1
-                for waiter in waiters.values():
+                for waiter in waiters:
                     if not waiter.done():
                         waiter.set_result(result)
         finally:
             self._task = None
-
-
-def _retrieve(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled():
-        future.exception()  # retrieved: a read failure that no stream waits for any more is not logged as lost
 
 
 class Hub:
