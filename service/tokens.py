@@ -28,5 +28,9 @@ def matches(token: str | None, stored_hash: str | None) -> bool:
 
 
 def seat_of(seats: Iterable[Mapping[str, Any]], token: str | None) -> int | None:
-    """The seat (of a game's ``seats``) whose token ``token`` is, or None."""
-    return next((int(s["seat"]) for s in seats if matches(token, s["token_hash"])), None)
+    """The seat (of a game's ``seats``) whose token ``token`` is, or None. The token is hashed once, then compared
+    with each seat's hash in constant time."""
+    if not token:
+        return None
+    presented = token_hash(token)
+    return next((int(s["seat"]) for s in seats if s["token_hash"] and hmac.compare_digest(presented, s["token_hash"])), None)
