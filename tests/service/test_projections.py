@@ -16,10 +16,9 @@ import subprocess
 import time
 from uuid import UUID
 
-import flask
 import pytest
 
-from aegis.api import schemas
+from aegis.api import jsonio, schemas
 from aegis.domain.kernel.redaction import SPECTATOR
 from aegis.projections.store import MemoryViewStore, RedisViewStore
 from aegis.projections.views import LOBBY
@@ -43,7 +42,7 @@ def _views_equal_the_events(app, gid: str, tokens: dict[int, str]) -> None:
     c = app.test_client()
     with app.app_context():
         for who, token in ((SPECTATOR, None), *tokens.items()):
-            expected = flask.json.dumps(schemas.built(schemas.ViewOut).dump(view_of(cold, who))).encode()
+            expected = jsonio.dumps(schemas.built(schemas.ViewOut).dump(view_of(cold, who)))  # as the app writes JSON
             first = c.get(f"/api/games/{gid}/view", headers=Api.auth(token)).data
             again = c.get(f"/api/games/{gid}/view", headers=Api.auth(token)).data
             assert first == again == expected
