@@ -15,7 +15,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -29,6 +29,8 @@ WARN_EVERY = 10.0  # seconds between warnings while Redis does not take notices
 _REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
+PUBLISH_BATCH = 256  # notices sent to Redis in one pipeline, at most
+PUBLISH_BACKLOG = 10_000  # notices waiting for Redis, at most: beyond that a notice is dropped (a hint, not an event)
 PATTERN = "aegis:game:*"
 FAN_OUT_WAIT = 0.5  # seconds the shared subscription waits for a notice before it looks at who still listens
 
@@ -48,6 +50,9 @@ class Listener(Protocol):
 
 class Broker(Protocol):
     def publish(self, game_id: str, seq: int, deadline: float | None = None, version: int | None = None) -> None: ...
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every notice published so far is on its way to every process's listeners."""
 
     def listen(self, game_id: str) -> Any:
         """A context manager yielding a ``Listener`` for one game."""
@@ -101,6 +106,9 @@ class MemoryBroker:
     """Notices within one process (the embedded default)."""
 
     crosses_processes = False  # every notice is of a save this process made, and heard directly too
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        return True  # every notice is handed to its listeners as it is published
 
     def __init__(self) -> None:
         self._listeners: dict[str, set[_QueueListener]] = {}
@@ -234,9 +242,63 @@ class _RedisListener:
             log.debug("closing a pubsub failed", exc_info=True)
 
 
+class _Publisher:
+    """Sends a process's notices to Redis on a thread of its own, in the order they were published, as many as are
+    waiting in one pipeline. A save never waits for Redis: publishing in the save's thread held the game's lock
+    for a round trip to Redis on every command, and for the whole socket timeout (2 s) while Redis hung."""
+
+    def __init__(self, redis: Any, failed: Callable[[int, Exception], None]):
+        self._redis = redis
+        self._failed = failed  # (how many notices were lost, why)
+        self._queue: queue.SimpleQueue[tuple[str, str]] = queue.SimpleQueue()
+        self._waiting = 0  # published, not yet sent (or lost)
+        self._idle = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def put(self, channel: str, body: str) -> None:
+        with self._idle:
+            if self._waiting >= PUBLISH_BACKLOG:  # Redis has not taken notices for a while: drop, and say so
+                full = True
+            else:
+                full = False
+                self._waiting += 1
+                self._queue.put((channel, body))
+                if self._thread is None:
+                    self._thread = threading.Thread(target=self._run, name="notice-publisher", daemon=True)
+                    self._thread.start()
+        if full:
+            self._failed(1, RuntimeError(f"{PUBLISH_BACKLOG} notices are waiting for Redis already"))
+
+    def flush(self, timeout: float) -> bool:
+        """Wait until every notice published so far is sent (or lost); False if that took over ``timeout``."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._waiting == 0, timeout)
+
+    def _run(self) -> None:
+        while True:
+            batch = [self._queue.get()]
+            while len(batch) < PUBLISH_BATCH:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for channel, body in batch:
+                    pipe.publish(channel, body)
+                pipe.execute()
+            except Exception as err:  # Redis down: the commands stand; streams catch up later
+                self._failed(len(batch), err)
+            with self._idle:
+                self._waiting -= len(batch)
+                if self._waiting == 0:
+                    self._idle.notify_all()
+
+
 class RedisBroker:
-    """Notices through Redis pub/sub, a channel per game. Publishing never fails a command: the events
-    are already stored, and a stream that missed a notice catches up at its next notice or keep-alive."""
+    """Notices through Redis pub/sub, a channel per game, sent by a thread of the process's own (``_Publisher``).
+    Publishing never fails or holds a command: the events are already stored, and a stream that missed a notice
+    catches up at its next notice or keep-alive."""
 
     crosses_processes = True  # notices of every process's saves
 
@@ -246,20 +308,28 @@ class RedisBroker:
         self.redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         self.unpublished = 0  # notices Redis did not take
         self._warned = -WARN_EVERY
+        self._lost_lock = threading.Lock()
+        self._publisher = _Publisher(self.redis, self._lost)
         self._all: set[_AllQueueListener] = set()  # listeners of every game's notices, fed by one subscription
         self._fanout: _RedisAllListener | None = None
         self._fanout_lock = threading.Lock()
 
     def publish(self, game_id: str, seq: int, deadline: float | None = None, version: int | None = None) -> None:
-        try:
-            body = {"seq": seq, "deadline": deadline, "version": version}
-            self.redis.publish(CHANNEL.format(game_id), json.dumps(body))
-        except Exception as err:  # Redis down: the command stands; streams catch up later
-            self.unpublished += 1
+        body = {"seq": seq, "deadline": deadline, "version": version}
+        self._publisher.put(CHANNEL.format(game_id), json.dumps(body))
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every notice published so far has gone to Redis (or was lost); False after ``timeout``."""
+        return self._publisher.flush(timeout)
+
+    def _lost(self, count: int, err: Exception) -> None:
+        with self._lost_lock:  # from the publisher's thread, and from a saving thread when the backlog is full
+            self.unpublished += count
             now = time.monotonic()
-            if now - self._warned >= WARN_EVERY:  # one line per WARN_EVERY seconds of an outage, not per command
-                log.warning("could not publish notices (%s so far; streams read the store meanwhile): %s", self.unpublished, err)
-                self._warned = now
+            if now - self._warned < WARN_EVERY:  # one line per WARN_EVERY seconds of an outage, not per command
+                return
+            self._warned = now
+        log.warning("could not publish notices (%s so far; streams read the store meanwhile): %s", self.unpublished, err)
 
     @contextmanager
     def listen(self, game_id: str) -> Iterator[_RedisListener]:

@@ -172,6 +172,7 @@ class GameService:
 
     def close(self) -> None:
         self._stopping.set()
+        self.broker.flush(2.0)  # the last saves' notices reach the other processes before this one goes
         self.store.close()
 
     def _hear_others(self) -> None:
