@@ -8,7 +8,9 @@ once per perspective. Store reads are blocking: they run on a small pool of thre
 thousand streams opening at once wait for each other, never for the threads that answer commands.
 
 A notice carries no event, so a lost or repeated one can delay an event but never skip or double it: after
-every keep-alive a stream reads the store again, as the threaded route does.
+every keep-alive a stream reads the store again, as the threaded route does. Without Redis, notices stay in the
+process: the same thread then looks at the store every ``WATCH_SECONDS`` (``service/store_watch.py``), and wakes
+the streams of a game another process saved.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from uuid import UUID
 from aegis.api import sse
 from aegis.domain.kernel.redaction import Perspective
 from aegis.service.games import GameService
+from aegis.service.store_watch import WATCH_SECONDS, StoreWatch
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -90,6 +93,7 @@ class Hub:
         self.keepalive = service.settings.keepalive_seconds
         self.executor = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="stream-read")
         self.feeds: dict[str, Feed] = {}
+        self._watched: frozenset[str] = frozenset()  # the games of self.feeds, for the notices' thread to read
         self.reads = 0  # shared reads of the store done for streams
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -116,20 +120,48 @@ class Hub:
     def _listen(self) -> None:
         loop = self._loop
         assert loop is not None
+        watch = None if self.broker.crosses_processes else StoreWatch(self.service)
+        known: dict[str, int] = {}  # with the watch: the latest version of each watched game this process heard of
+        next_look = 0.0
         while not self._stop.is_set():
             try:
                 with self.broker.listen_all() as listener:
+                    if watch is not None:  # the first look, before any stream here reads its view
+                        watch.moved(frozenset(), known)
                     self._listening.set()
                     while not self._stop.is_set():
-                        notices = listener.get(timeout=1.0)
+                        notices = listener.get(timeout=1.0 if watch is None else WATCH_SECONDS)
                         if notices:
                             loop.call_soon_threadsafe(self._deliver, [(n.game_id, n.seq) for n in notices])
+                        if watch is not None:
+                            self._heard(known, notices)
+                            if time.monotonic() >= next_look:  # at most one look per WATCH_SECONDS, however busy
+                                next_look = time.monotonic() + WATCH_SECONDS
+                                self._watch(watch, known)
             except RuntimeError:  # the event loop is closed: the server is gone
                 return
             except Exception:  # the listeners outlive Redis outages; anything else: log, wait, listen again
                 log.exception("listening to notices failed; listening again")
                 self._listening.set()
                 time.sleep(1.0)
+
+    def _heard(self, known: dict[str, int], notices: list[Any]) -> None:
+        """The versions this process's own saves reached, of the games it watches (their notices carry them)."""
+        games = self._watched
+        for n in notices:
+            if n.version is not None and n.game_id in games:
+                known[n.game_id] = max(known.get(n.game_id, 0), n.version)
+
+    def _watch(self, watch: StoreWatch, known: dict[str, int]) -> None:
+        """Wake the streams of the games another process saved since the last look (no Redis: see the module)."""
+        games = self._watched
+        for game in [g for g in known if g not in games]:
+            del known[game]
+        moved = watch.moved(games, known)
+        for game, _, version in moved:
+            known[game] = version
+        if moved and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._deliver, [(game, seq) for game, seq, _ in moved])
 
     def _deliver(self, notices: list[tuple[str, int]]) -> None:
         for game, seq in notices:
@@ -145,6 +177,7 @@ class Hub:
         feed = self.feeds.get(key)
         if feed is None:
             feed = self.feeds[key] = Feed()
+            self._watched = frozenset(self.feeds)
         feed.streams += 1  # listening before the view is read: nothing saved from now on is missed
         try:
             sent = opened.last
@@ -178,3 +211,4 @@ class Hub:
             feed.streams -= 1
             if feed.streams == 0 and self.feeds.get(key) is feed:
                 del self.feeds[key]
+                self._watched = frozenset(self.feeds)

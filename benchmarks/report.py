@@ -268,8 +268,8 @@ def _streams(r: dict[str, Any]) -> list[str]:
     lines += [
         "",
         "The issue asks for a command p99 with 2,000 streams at most 2x the p99 without, every stream receiving every "
-        "event. With SQLite alone a process hears of the commands the other process stored only at a stream's "
-        "keep-alive, so its streams lag by up to that (complete all the same); with Redis the notices cross at once.",
+        "event. With SQLite alone a process finds the commands the other process stored by looking at the store every "
+        "0.2 s, so its streams lag by up to that; with Redis the notices cross at once.",
         "",
     ]
     for run in r["runs"]:

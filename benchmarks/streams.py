@@ -15,8 +15,8 @@ Each setup plays ``ROUNDS`` rounds (the bots alone, then with the streams) on on
 all its rounds: a single round's p99 moves by half its value between runs on a shared machine. Each round's own
 p99 ratio is reported beside the pooled one.
 
-Run twice when Redis answers: SQLite alone (each process hears of the commands the other process stores only at a
-stream's keep-alive, ``AEGIS_SSE_KEEPALIVE``) and SQLite with ``REDIS_URL`` (notices across processes at once).
+Run twice when Redis answers: SQLite alone (each process finds the commands the other process stored by looking at
+the store every 0.2 s, ``service/store_watch.py``) and SQLite with ``REDIS_URL`` (notices across processes at once).
 """
 
 from __future__ import annotations

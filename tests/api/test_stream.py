@@ -289,6 +289,43 @@ def _call(url: str, method: str, path: str, body: Any = None, token: str | None 
         return json.loads(r.read())
 
 
+def _moves_seen_on_another_process(url_a: str, url_b: str, seed: str) -> tuple[list[float], str, dict[str, Any]]:
+    """A game made and played on process A while one of its seats holds its stream on process B: for each of up
+    to 12 commands posted to A, the seconds until B's stream sent its last event. Returns those, the game and the
+    seat whose stream it was."""
+    created = _call(url_a, "POST", "/api/games", {"seats": 3, "reaction_seconds": 0, "seed": seed})
+    gid = created["id"]
+    me = _call(url_a, "POST", f"/api/games/{gid}/seats", {"name": "A"})
+    them = _call(url_a, "POST", f"/api/games/{gid}/seats", {"name": "B"})
+    _call(url_a, "POST", f"/api/games/{gid}/seats", {"bot": "random"})
+    _call(url_a, "POST", f"/api/games/{gid}/start", {}, created["host_token"])
+    ticket = _call(url_a, "POST", f"/api/games/{gid}/stream-ticket", {}, them["token"])["ticket"]  # any process checks it
+    stream = urllib.request.urlopen(f"{url_b}/api/games/{gid}/stream?ticket={ticket}", timeout=30)
+    try:
+        frames = sse(line.decode() for line in stream)
+        first = next(frames)
+        assert first["event"] == "view" and first["data"]["you"] == them["seat"]
+        latencies = []
+        for _ in range(12):
+            views = {t: _call(url_a, "GET", f"/api/games/{gid}/view", token=t) for t in (me["token"], them["token"])}
+            if any(v["status"] == "finished" for v in views.values()):
+                break
+            token, view = next((t, v) for t, v in views.items() if [p for p in v["prompts"] if not p["free"]])
+            prompt = next(p for p in view["prompts"] if not p["free"])
+            sent = time.perf_counter()
+            answer = _call(url_a, "POST", f"/api/games/{gid}/commands", command_of(prompt["options"][0]), token)
+            for frame in frames:
+                if "comment" in frame:
+                    continue
+                if frame.get("event") == "end" or int(frame["id"]) >= answer["seq"]:
+                    break
+            latencies.append(time.perf_counter() - sent)
+    finally:
+        stream.close()
+    assert len(latencies) >= 3
+    return latencies, gid, them
+
+
 def test_a_command_on_one_process_reaches_a_stream_held_on_another(postgres_env, redis_url, tmp_path):
     prefix = f"aegis-test-{os.getpid()}-{time.monotonic_ns()}:"
     env = {
@@ -308,34 +345,7 @@ def test_a_command_on_one_process_reaches_a_stream_held_on_another(postgres_env,
         stderr=subprocess.DEVNULL,
     )
     try:
-        created = _call(url_a, "POST", "/api/games", {"seats": 3, "reaction_seconds": 0, "seed": "two-processes"})
-        gid = created["id"]
-        me = _call(url_a, "POST", f"/api/games/{gid}/seats", {"name": "A"})
-        them = _call(url_a, "POST", f"/api/games/{gid}/seats", {"name": "B"})
-        _call(url_a, "POST", f"/api/games/{gid}/seats", {"bot": "random"})
-        _call(url_a, "POST", f"/api/games/{gid}/start", {}, created["host_token"])
-        ticket = _call(url_a, "POST", f"/api/games/{gid}/stream-ticket", {}, them["token"])["ticket"]  # any process checks it
-        stream = urllib.request.urlopen(f"{url_b}/api/games/{gid}/stream?ticket={ticket}", timeout=30)
-        frames = sse(line.decode() for line in stream)
-        first = next(frames)
-        assert first["event"] == "view" and first["data"]["you"] == them["seat"]
-        latencies = []
-        for _ in range(12):
-            views = {t: _call(url_a, "GET", f"/api/games/{gid}/view", token=t) for t in (me["token"], them["token"])}
-            if any(v["status"] == "finished" for v in views.values()):
-                break
-            token, view = next((t, v) for t, v in views.items() if [p for p in v["prompts"] if not p["free"]])
-            prompt = next(p for p in view["prompts"] if not p["free"])
-            sent = time.perf_counter()
-            answer = _call(url_a, "POST", f"/api/games/{gid}/commands", command_of(prompt["options"][0]), token)
-            for frame in frames:
-                if "comment" in frame:
-                    continue
-                if frame.get("event") == "end" or int(frame["id"]) >= answer["seq"]:
-                    break
-            latencies.append(time.perf_counter() - sent)
-        stream.close()
-        assert len(latencies) >= 3
+        latencies, gid, them = _moves_seen_on_another_process(url_a, url_b, "two-processes")
         print(f"\ncross-process delivery: n={len(latencies)} median={statistics.median(latencies) * 1000:.1f} ms")
         assert statistics.median(latencies) < 0.9  # a notice, not a keep-alive (every 1 s), brought the events
         # process B serves A's latest move at once (it reads the game from the store), the same view as A's
@@ -351,6 +361,24 @@ def test_a_command_on_one_process_reaches_a_stream_held_on_another(postgres_env,
 
         RedisViewStore(redis_url, prefix).clear()
     assert os.path.exists(tmp_path / "api-a.log")
+
+
+def test_without_redis_a_stream_hears_of_another_processes_commands_from_the_store(sqlite_env, tmp_path):
+    """Two processes on one SQLite file and no Redis (``aegis serve --workers 2`` on the default store): notices stay in
+    each process, so process B finds A's saves in the store itself (``service/store_watch.py``), within a fraction of a
+    second, not at its keep-alive (30 s here)."""
+    env = {**sqlite_env, "AEGIS_SSE_KEEPALIVE": "30"}
+    a, url_a = _serve(env, tmp_path, "api-a")
+    b, url_b = _serve(env, tmp_path, "api-b")
+    try:
+        latencies, _, _ = _moves_seen_on_another_process(url_a, url_b, "two-processes-sqlite")
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+            proc.wait(timeout=10)
+    print(f"\ncross-process delivery without Redis: n={len(latencies)} median={statistics.median(latencies) * 1000:.1f} ms")
+    assert max(latencies) < 5.0  # the keep-alive is 30 s: only the look at the store can have brought them
+    assert statistics.median(latencies) < 1.0
 
 
 def test_every_listener_of_a_process_shares_one_redis_subscription(redis_url):

@@ -1,0 +1,53 @@
+"""Saves of other processes, found in the store itself, for a process whose notices stay in the process (no
+``REDIS_URL``) while other processes write to the same store: ``aegis serve --workers N`` on one SQLite file, or
+several processes on one PostgreSQL database without Redis. Without it, a stream held on one process would hear of
+the commands another process saved only at its next keep-alive (15 s by default).
+
+The streams' hub (``api/hub.py``) looks every ``WATCH_SECONDS`` once it has served a stream: at the log's last
+notification id, and while it holds streams, at the notifications since the last look (their game and version
+only). It looks while it holds none too, so that the first look after a stream opens starts from a look made before
+that stream read its view: a save between the two is never missed. A game
+with streams here whose stored version is newer than the latest this process heard of (its own saves' notices
+carry their version) is read once, which brings this process's copy up to date and gives its seq for the notice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from uuid import UUID
+
+from aegis.service.games import GameService
+
+WATCH_SECONDS = 0.2  # how often the hub looks while it holds streams: the most a stream lags behind another process
+BATCH = 1000  # notifications read at a time
+
+
+class StoreWatch:
+    def __init__(self, service: GameService):
+        self.service = service
+        self._position: int | None = None  # the last notification id looked at; None: no look yet
+
+    def moved(self, games: Collection[str], known: Mapping[str, int]) -> list[tuple[str, int, int]]:
+        """The games among ``games`` stored at a newer version than ``known`` gives (the latest version this process
+        heard of), as (game, seq, version): saved by another process since the last look."""
+        recorder = self.service.store.recorder
+        top = recorder.max_notification_id() or 0
+        if self._position is None or top < self._position or not games:  # nothing to look for before this
+            self._position = top
+            return []
+        newest: dict[str, int] = {}
+        while self._position < top:
+            batch = recorder.select_notifications(self._position, BATCH, stop=top, inclusive_of_start=False)
+            if not batch:
+                break
+            for n in batch:
+                game = str(n.originator_id)
+                if game in games and n.originator_version > newest.get(game, 0):
+                    newest[game] = n.originator_version
+            self._position = batch[-1].id
+        moved = []
+        for game, version in newest.items():
+            if version > known.get(game, 0):
+                seq = self.service.read(UUID(game), lambda g: g.seq)  # reads the new events into this process's copy
+                moved.append((game, seq, version))
+        return moved
