@@ -94,6 +94,8 @@ class Hub:
         self.executor = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="stream-read")
         self.feeds: dict[str, Feed] = {}
         self._watched: frozenset[str] = frozenset()  # the games of self.feeds, for the notices' thread to read
+        # without Redis, other processes' saves are looked for in the store (service/store_watch.py)
+        self._store_watch = None if self.broker.crosses_processes else StoreWatch(service)
         self.reads = 0  # shared reads of the store done for streams
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -120,14 +122,12 @@ class Hub:
     def _listen(self) -> None:
         loop = self._loop
         assert loop is not None
-        watch = None if self.broker.crosses_processes else StoreWatch(self.service)
+        watch = self._store_watch
         known: dict[str, int] = {}  # with the watch: the latest version of each watched game this process heard of
         next_look = 0.0
         while not self._stop.is_set():
             try:
                 with self.broker.listen_all() as listener:
-                    if watch is not None:  # the first look, before any stream here reads its view
-                        watch.moved(frozenset(), known)
                     self._listening.set()
                     while not self._stop.is_set():
                         notices = listener.get(timeout=1.0 if watch is None else WATCH_SECONDS)
@@ -179,7 +179,12 @@ class Hub:
             feed = self.feeds[key] = Feed()
             self._watched = frozenset(self.feeds)
         feed.streams += 1  # listening before the view is read: nothing saved from now on is missed
+        watch = self._store_watch
+        if watch is not None:
+            watch.streams += 1
         try:
+            if watch is not None:  # and watching the store from before the view, too
+                await self.run(watch.mark)
             sent = opened.last
             if sent is None:
                 opening, sent, done = sse.view_frames(await self.run(self.service.view_as, game, who))
@@ -208,6 +213,8 @@ class Hub:
                 except TimeoutError:
                     yield sse.KEEPALIVE  # and read again: a lost notice delays an event by a keep-alive at most
         finally:
+            if watch is not None:
+                watch.streams -= 1
             feed.streams -= 1
             if feed.streams == 0 and self.feeds.get(key) is feed:
                 del self.feeds[key]

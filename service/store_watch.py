@@ -3,16 +3,18 @@
 several processes on one PostgreSQL database without Redis. Without it, a stream held on one process would hear of
 the commands another process saved only at its next keep-alive (15 s by default).
 
-The streams' hub (``api/hub.py``) looks every ``WATCH_SECONDS`` once it has served a stream: at the log's last
-notification id, and while it holds streams, at the notifications since the last look (their game and version
-only). It looks while it holds none too, so that the first look after a stream opens starts from a look made before
-that stream read its view: a save between the two is never missed. A game
+The streams' hub (``api/hub.py``) looks every ``WATCH_SECONDS`` while it holds streams: at the log's last
+notification id, and when it moved, at the notifications since the last look (their game and version only). A
+process that holds no stream does not look. A stream counts itself in ``streams`` and then, before it reads its
+view, asks for a ``mark``: when nothing was watched, the looks start from where the log ends then, so a save between
+that view and the next look is never missed. A game
 with streams here whose stored version is newer than the latest this process heard of (its own saves' notices
 carry their version) is read once, which brings this process's copy up to date and gives its seq for the notice.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Collection, Mapping
 from uuid import UUID
 
@@ -25,14 +27,32 @@ BATCH = 1000  # notifications read at a time
 class StoreWatch:
     def __init__(self, service: GameService):
         self.service = service
-        self._position: int | None = None  # the last notification id looked at; None: no look yet
+        self.streams = 0  # the streams held: counted by the event loop's thread alone, before each one's mark
+        self._position: int | None = None  # the last notification id looked at; None: not watching
+        self._lock = threading.Lock()  # the hub's notices thread looks; its stream readers mark
+
+    def mark(self) -> None:
+        """Watch from the log's end as it is now, unless already watching (a stream, counted, before its view)."""
+        with self._lock:
+            if self._position is None:
+                self._position = self.service.store.recorder.max_notification_id() or 0
 
     def moved(self, games: Collection[str], known: Mapping[str, int]) -> list[tuple[str, int, int]]:
         """The games among ``games`` stored at a newer version than ``known`` gives (the latest version this process
-        heard of), as (game, seq, version): saved by another process since the last look."""
+        heard of), as (game, seq, version): saved by another process since the last look. With no stream held,
+        nothing: watching stops until the next ``mark``."""
+        with self._lock:
+            return self._moved(games, known)
+
+    def _moved(self, games: Collection[str], known: Mapping[str, int]) -> list[tuple[str, int, int]]:
+        if self.streams == 0:  # read under the lock: a stream counted later marks after this
+            self._position = None
+            return []
+        if self._position is None:
+            return []  # a stream is opening: its mark comes before its view
         recorder = self.service.store.recorder
         top = recorder.max_notification_id() or 0
-        if self._position is None or top < self._position or not games:  # nothing to look for before this
+        if top < self._position:  # the store was emptied: from here on
             self._position = top
             return []
         newest: dict[str, int] = {}
