@@ -35,44 +35,87 @@ READERS = 4  # threads that read the store for the streams of one process
 
 
 class Feed:
-    """One game's streams in this process: the latest seq heard, and the read they share."""
+    """One game's streams in this process: the latest seq heard, the read they share, and the streams waiting for
+    news. A stream that has sent all it read parks with its seq; a notice past that seq moves it into the next read,
+    and that read's result wakes it: one wake-up per stream per notice, and no timer per stream (the hub's ticker
+    wakes the parked streams whose keep-alive is due)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hub: Hub, game: UUID) -> None:
+        self.hub, self.game = hub, game
         self.streams = 0
         self.heard = 0  # the latest seq a notice announced
-        self.changed = asyncio.Event()  # set (and replaced) by every notice
         self._pending: dict[Perspective, int] = {}  # for the next read: each perspective's earliest seq sent
         self._views: set[Perspective] = set()  # for the next read: the perspectives with a stream of views
-        self._waiters: list[asyncio.Future[sse.Read]] = []  # for the next read: one per stream that asked
+        self._waiters: list[asyncio.Future[sse.Read | None]] = []  # for the next read: one per stream that asked
+        # waiting for a notice past their seq: (reader, seq sent, views, keep-alive due, the stream's future)
+        self._parked: list[tuple[Perspective, int, bool, float, asyncio.Future[sse.Read | None]]] = []
         self._task: asyncio.Task[None] | None = None
 
     def hear(self, seq: int) -> None:
+        """A notice: the game is at ``seq``. The parked streams that have not sent it join the next read."""
         self.heard = max(self.heard, seq)
-        changed, self.changed = self.changed, asyncio.Event()
-        changed.set()
+        if self._parked:
+            still = []
+            for parked in self._parked:
+                who, after, views, _, waiter = parked
+                if waiter.done():  # the stream went away
+                    continue
+                if after < self.heard:
+                    self._ask(who, after, views, waiter)
+                else:
+                    still.append(parked)
+            self._parked = still
 
-    async def read(self, hub: Hub, game: UUID, who: Perspective, after: int, views: bool = False) -> sse.Read:
+    async def read(self, who: Perspective, after: int, views: bool = False) -> sse.Read:
         """New events for ``who`` after ``after`` (and with ``views``, its view), from the next read of the game,
         shared with every stream of it that asks before that read starts (each perspective from the earliest seq
         any of its streams sent)."""
+        # a future of this stream's own: a stream that goes away cancels it, and nothing the others wait for
+        waiter: asyncio.Future[sse.Read | None] = asyncio.get_running_loop().create_future()
+        self._ask(who, after, views, waiter)
+        got = await waiter
+        assert got is not None
+        return got
+
+    async def news(self, who: Perspective, after: int, views: bool, due: float) -> sse.Read | None:
+        """The read that brings what a notice announced past ``after``, or None once the keep-alive is ``due`` (on
+        the event loop's clock) with no such notice heard."""
+        waiter: asyncio.Future[sse.Read | None] = asyncio.get_running_loop().create_future()
+        if self.heard > after:  # heard while this stream was writing: read at once
+            self._ask(who, after, views, waiter)
+        else:
+            self._parked.append((who, after, views, due, waiter))
+        return await waiter
+
+    def keepalives(self, now: float) -> None:
+        """Wake (with None) every parked stream whose keep-alive is due by ``now``."""
+        still = []
+        for parked in self._parked:
+            waiter = parked[4]
+            if waiter.done():
+                continue
+            if parked[3] <= now:
+                waiter.set_result(None)
+            else:
+                still.append(parked)
+        self._parked = still
+
+    def _ask(self, who: Perspective, after: int, views: bool, waiter: asyncio.Future[sse.Read | None]) -> None:
         self._pending[who] = min(after, self._pending.get(who, after))
         if views:
             self._views.add(who)
-        # a future of this stream's own: a stream that goes away cancels it, and nothing the others wait for (one
-        # future per stream costs less than sharing one per perspective behind asyncio.shield)
-        waiter: asyncio.Future[sse.Read] = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
         if self._task is None:
-            self._task = asyncio.create_task(self._reads(hub, game))
-        return await waiter
+            self._task = asyncio.create_task(self._reads())
 
-    async def _reads(self, hub: Hub, game: UUID) -> None:
+    async def _reads(self) -> None:
+        hub = self.hub
         try:
             while self._pending:
                 wanted, views, waiters = self._pending, self._views, self._waiters
                 self._pending, self._views, self._waiters = {}, set(), []
                 try:
-                    result = await hub.run(sse.read, hub.service, game, wanted, views)
+                    result = await hub.run(sse.read, hub.service, self.game, wanted, views)
                 except Exception as err:  # the store failed: each stream ends (its client resumes with Last-Event-ID)
                     for waiter in waiters:
                         if not waiter.done():  # a stream gone meanwhile cancelled its own future
@@ -98,6 +141,7 @@ class Hub:
         self._store_watch = None if self.broker.crosses_processes else StoreWatch(service)
         self.reads = 0  # shared reads of the store done for streams
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._ticker: asyncio.Task[None] | None = None
         self._thread: threading.Thread | None = None
         self._listening = threading.Event()
         self._stop = threading.Event()
@@ -112,12 +156,25 @@ class Hub:
             self._loop = asyncio.get_running_loop()
             self._thread = threading.Thread(target=self._listen, name="stream-notices", daemon=True)
             self._thread.start()
+            self._ticker = self._loop.create_task(self._tick())
         if not self._listening.is_set():
             await self.run(self._listening.wait, 10.0)
 
     def stop(self) -> None:
         self._stop.set()
+        if self._ticker is not None:
+            self._ticker.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _tick(self) -> None:
+        """Wake the parked streams whose keep-alive is due: one timer for the process, not one per stream."""
+        loop = asyncio.get_running_loop()
+        every = min(1.0, self.keepalive / 4)
+        while True:
+            await asyncio.sleep(every)
+            now = loop.time()
+            for feed in list(self.feeds.values()):
+                feed.keepalives(now)
 
     def _listen(self) -> None:
         loop = self._loop
@@ -176,7 +233,7 @@ class Hub:
         key = str(game)
         feed = self.feeds.get(key)
         if feed is None:
-            feed = self.feeds[key] = Feed()
+            feed = self.feeds[key] = Feed(self, game)
             self._watched = frozenset(self.feeds)
         feed.streams += 1  # listening before the view is read: nothing saved from now on is missed
         watch = self._store_watch
@@ -192,9 +249,9 @@ class Hub:
                 if done:
                     return
             first = opened.last is not None  # a resumed stream's first read brings the view (?views=1)
+            loop = asyncio.get_running_loop()
+            got = await feed.read(who, sent, opened.views)
             while True:
-                changed = feed.changed  # taken before the read: a notice heard meanwhile wakes the stream after it
-                got = await feed.read(self, game, who, sent, opened.views)
                 view = got.views.get(who) if opened.views else None  # a read shared with a stream of views has one
                 now = sse.step(sent, got.frames[who], got.seq, got.ended, view, first=first)
                 first = False
@@ -203,15 +260,14 @@ class Hub:
                 sent = now.sent
                 if now.done:
                     return
-                if now.behind:
-                    continue  # more than a batch behind
-                try:  # until a notice of something not sent yet, or the keep-alive (a timer, not a task per wait)
-                    async with asyncio.timeout(self.keepalive):
-                        while feed.heard <= sent:
-                            await changed.wait()
-                            changed = feed.changed
-                except TimeoutError:
+                if now.behind:  # more than a batch behind
+                    got = await feed.read(who, sent, opened.views)
+                    continue
+                news = await feed.news(who, sent, opened.views, loop.time() + self.keepalive)
+                if news is None:
                     yield sse.KEEPALIVE  # and read again: a lost notice delays an event by a keep-alive at most
+                    news = await feed.read(who, sent, opened.views)
+                got = news
         finally:
             if watch is not None:
                 watch.streams -= 1
