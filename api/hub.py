@@ -226,7 +226,7 @@ class Hub:
             if feed is not None:
                 feed.hear(seq)
 
-    async def frames(self, opened: sse.Opening, who: Perspective) -> AsyncIterator[str]:
+    async def frames(self, opened: sse.Opening, who: Perspective) -> AsyncIterator[bytes]:
         """The stream of ``who`` (already authenticated by ``sse.reader``), frame by frame, until the game ends."""
         await self.start()
         game = opened.game
@@ -245,18 +245,18 @@ class Hub:
             sent = opened.last
             if sent is None:
                 opening, sent, done = sse.view_frames(await self.run(self.service.view_as, game, who))
-                yield "".join(opening)  # one write for the view's frames
+                yield "".join(opening).encode()  # one write for the view's frames
                 if done:
                     return
             first = opened.last is not None  # a resumed stream's first read brings the view (?views=1)
             loop = asyncio.get_running_loop()
             got = await feed.read(who, sent, opened.views)
             while True:
-                view = got.views.get(who) if opened.views else None  # a read shared with a stream of views has one
-                now = sse.step(sent, got.frames[who], got.seq, got.ended, view, first=first)
+                # what to send, worked out once per reader and seq for every stream here that shares the read
+                now, chunk = got.step_for(who, sent, opened.views, first)
                 first = False
-                if now.frames:
-                    yield "".join(now.frames)  # one write per stream for all the events read, not one per event
+                if chunk:
+                    yield chunk  # one write per stream for all the events read, not one per event
                 sent = now.sent
                 if now.done:
                     return
@@ -265,7 +265,7 @@ class Hub:
                     continue
                 news = await feed.news(who, sent, opened.views, loop.time() + self.keepalive)
                 if news is None:
-                    yield sse.KEEPALIVE  # and read again: a lost notice delays an event by a keep-alive at most
+                    yield sse.KEEPALIVE_BYTES  # and read again: a lost notice delays an event by a keep-alive at most
                     news = await feed.read(who, sent, opened.views)
                 got = news
         finally:

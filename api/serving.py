@@ -121,8 +121,8 @@ class Server:
         await send({"type": "http.response.start", "status": 200, "headers": start})
 
         async def pump() -> None:
-            async for text in self.hub.frames(opened, who):
-                await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+            async for chunk in self.hub.frames(opened, who):
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
 
         async def gone() -> None:
             while (await receive())["type"] != "http.disconnect":

@@ -14,7 +14,7 @@ included, without fetching it.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -27,6 +27,7 @@ from aegis.service.games import GameService
 
 BATCH = 500  # events per read: a reader further behind gets them in several reads, at once
 KEEPALIVE = ": keep-alive\n\n"
+KEEPALIVE_BYTES = KEEPALIVE.encode()
 MEDIA_TYPE = "text/event-stream; charset=utf-8"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 TOKEN_IN_URL = (  # .format(game=...)
@@ -142,6 +143,21 @@ class Read:
     seq: int
     ended: int | None
     views: dict[Perspective, str]
+    _steps: dict[tuple[Perspective, int, bool, bool], tuple[Step, bytes]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def step_for(self, who: Perspective, sent: int, views: bool, first: bool) -> tuple[Step, bytes]:
+        """What a stream of ``who`` that has sent up to ``sent`` sends after this read (``step``; ``views``: it asked
+        for views), and those frames as bytes: worked out once for all the streams of a process that share the read
+        and stand at the same seq (most of a reader's streams)."""
+        key = (who, sent, views, first)
+        found = self._steps.get(key)
+        if found is None:
+            view = self.views.get(who) if views else None
+            now = step(sent, self.frames[who], self.seq, self.ended, view, first=first)
+            found = self._steps[key] = (now, "".join(now.frames).encode())
+        return found
 
 
 def read(
