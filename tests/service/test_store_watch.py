@@ -1,7 +1,7 @@
 """Without Redis, a process that holds streams finds other processes' saves in the store (``service/store_watch.py``).
-Two apps on one SQLite file stand for two processes: what one saves, the other's watch reports with the game's seq;
-what the watching process heard of already (its own saves' versions) is not reported again; and a process that holds
-no stream does not look at all."""
+Two apps on one store (a SQLite file, a PostgreSQL schema) stand for two processes: what one saves, the other's
+watch reports with the game's seq; what the watching process heard of already (its own saves' versions) is not
+reported again; and a process that holds no stream does not look at all."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from tests.api_client import Api
 from tests.conftest import close_app, make_app
 
 
-def test_the_watch_reports_what_another_process_saved_and_nothing_else(sqlite_env):
-    here, there = make_app(sqlite_env), make_app(sqlite_env)
+def test_the_watch_reports_what_another_process_saved_and_nothing_else(store_env):
+    here, there = make_app(store_env), make_app(store_env)
     try:
         api_here, api_there = Api(here.test_client()), Api(there.test_client())
         gid, host, tokens = api_here.new_game(["human", "human", "human"], seed="watch", reaction_seconds=0)
