@@ -107,13 +107,13 @@ class MemoryBroker:
 
     crosses_processes = False  # every notice is of a save this process made, and heard directly too
 
-    def flush(self, timeout: float = 5.0) -> bool:
-        return True  # every notice is handed to its listeners as it is published
-
     def __init__(self) -> None:
         self._listeners: dict[str, set[_QueueListener]] = {}
         self._all: set[_AllQueueListener] = set()
         self._lock = threading.Lock()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        return True  # every notice is handed to its listeners as it is published
 
     def publish(self, game_id: str, seq: int, deadline: float | None = None, version: int | None = None) -> None:
         with self._lock:
