@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Flask, Response, current_app
 
 from aegis.api import branches, disputes, games, jsonio, limits, openapi, players, problems, replays, stream
@@ -59,7 +57,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
 
     @app.get("/healthz")
     def healthz() -> Response:
-        return _json(HealthOut().dump({"status": "ok"}))
+        return jsonio.response(HealthOut().dump({"status": "ok"}))
 
     @app.get("/readyz")
     def readyz() -> Response:
@@ -68,21 +66,22 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
             store.recorder.max_notification_id()
             reason = prober(store.recorder, svc.settings.store_env, svc.settings.min_free_bytes)
         except Exception as err:  # any failure of the store means not ready
-            return _json(HealthOut().dump({"status": "unavailable", "store": f"{type(err).__name__}: {err}"}), 503)
+            return jsonio.response(HealthOut().dump({"status": "unavailable", "store": f"{type(err).__name__}: {err}"}), 503)
         failure = store.health.failure  # a save failed for such a reason, and none has succeeded since
         if reason is None and failure is not None:
             reason = failure[0]
         if reason is not None:
             words = f"{store_health.WORDS[reason]}: {store_health.FIX[reason]}"
-            return _json(HealthOut().dump({"status": "unwritable", "store": words}), 503)
+            return jsonio.response(HealthOut().dump({"status": "unwritable", "store": words}), 503)
         out = {"status": "ready", "store": svc.settings.persistence}
         if svc.settings.redis_url:
             try:
                 views.position()
                 out["redis"] = "ok"
             except Exception as err:  # commands still work; reads fall back to the events
-                return _json(HealthOut().dump({**out, "status": "degraded", "redis": f"{type(err).__name__}: {err}"}), 503)
-        return _json(HealthOut().dump(out))
+                degraded = {**out, "status": "degraded", "redis": f"{type(err).__name__}: {err}"}
+                return jsonio.response(HealthOut().dump(degraded), 503)
+        return jsonio.response(HealthOut().dump(out))
 
     return app
 
@@ -93,7 +92,3 @@ def close_app(app: Flask) -> None:
     if app.extensions["aegis.worker"] is not None:
         app.extensions["aegis.worker"].stop()
     app.extensions["aegis"].close()
-
-
-def _json(data: Any, status: int = 200) -> Response:
-    return Response(jsonio.dumps(data), status=status, mimetype="application/json")

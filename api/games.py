@@ -89,7 +89,7 @@ def _depth_over(raw: bytes, limit: int) -> bool:
 
 
 def answer(schema: Schema, data: Any, status: int = 200, **headers: str) -> Response:
-    return Response(jsonio.dumps(schema.dump(data)), status=status, mimetype="application/json", headers=headers)
+    return jsonio.response(schema.dump(data), status, headers=headers)
 
 
 @bp.post("")
@@ -154,7 +154,7 @@ def view(gid: str) -> Response:
     # the service builds the view in ViewOut's shape already (tests/api/test_view_shape.py checks dump(view) == view
     # on every kind of game): it is served as it is, without marshmallow's walk over it (about 64 us a view)
     found = service().view(game_id(gid), token())
-    return Response(jsonio.dumps(found), status=200, mimetype="application/json")
+    return jsonio.response(found)
 
 
 @bp.post("/<gid>/commands")
@@ -169,7 +169,7 @@ def command(gid: str) -> Response:
     seq, events, replayed = service().submit(game_id(gid), tok, data, key)
     headers = {"Idempotent-Replayed": "true"} if replayed else {}
     # served as it is, like the view: CommandOut's fields take these values unchanged (tests/api/test_view_shape.py)
-    return Response(jsonio.dumps({"seq": seq, "events": events}), status=200, mimetype="application/json", headers=headers)
+    return jsonio.response({"seq": seq, "events": events}, headers=headers)
 
 
 @bp.get("/<gid>/events")

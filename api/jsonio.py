@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 import orjson
+from flask import Response
 from flask.json.provider import DefaultJSONProvider
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
@@ -30,6 +31,13 @@ def dumps(data: Any) -> bytes:
 def text(data: Any) -> str:
     """``data`` as JSON text."""
     return dumps(data).decode()
+
+
+def response(
+    data: Any, status: int = 200, mimetype: str = "application/json", headers: dict[str, str] | None = None
+) -> Response:
+    """An answer whose body is ``data`` as JSON."""
+    return Response(dumps(data), status=status, mimetype=mimetype, headers=headers)
 
 
 def loads(raw: bytes | str) -> Any:

@@ -23,7 +23,7 @@ RETRY_AFTER = 1  # seconds (service/postgres.py fails at once for as long after 
 
 def problem(status: int, title: str, detail: str, kind: str, **extra: Any) -> Response:
     body = document(status, title, detail, kind, request.path, **extra)
-    return Response(jsonio.dumps(body), status=status, mimetype=PROBLEM)
+    return jsonio.response(body, status, PROBLEM)
 
 
 def document(status: int, title: str, detail: str, kind: str, instance: str, **extra: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl
 
 from flask import Flask
 
-from aegis.api import problems, sse
+from aegis.api import jsonio, problems, sse
 from aegis.api.hub import Hub
 from aegis.api.wsgi_bridge import WsgiBridge
 from aegis.domain.kernel.redaction import Perspective
@@ -144,7 +144,7 @@ class Server:
 
 
 async def _problem(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-    raw = sse.dumps(body).encode()
+    raw = jsonio.dumps(body)
     head = [(b"content-type", problems.PROBLEM.encode()), (b"content-length", str(len(raw)).encode())]
     head += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
     await send({"type": "http.response.start", "status": status, "headers": head})

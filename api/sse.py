@@ -37,14 +37,9 @@ TOKEN_IN_URL = (  # .format(game=...)
 )
 
 
-def dumps(data: Any) -> str:
-    """JSON as the Flask app writes it (``api/jsonio.py``: keys in their order, one line)."""
-    return jsonio.text(data)
-
-
 def frame(data: Any, *, seq: int | None = None, event: str | None = None) -> str:
     head = (f"id: {seq}\n" if seq is not None else "") + (f"event: {event}\n" if event else "")
-    return head + f"data: {dumps(data)}\n\n"
+    return head + f"data: {jsonio.text(data)}\n\n"
 
 
 @dataclass(frozen=True)
