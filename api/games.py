@@ -67,6 +67,8 @@ def body(schema: Schema) -> dict[str, Any]:
 def _depth_over(raw: bytes, limit: int) -> bool:
     """Whether the JSON text nests more than ``limit`` brackets deep (brackets inside strings are not counted), found
     without parsing it: a parser recurses once per level, and a few kilobytes of brackets exhaust its stack."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:  # too few brackets to nest that deep: no walk over every byte
+        return False
     depth = 0
     in_string = escaped = False
     for byte in raw:

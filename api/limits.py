@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 from typing import Any
 
 from flask import Flask, Response, request
@@ -78,6 +79,7 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
     # limiter also runs before every request (for default limits, of which there are none here) only cost every
     # other request, a view read or a command, about 0.3 ms
     app.before_request_funcs[None].remove(limiter._check_request_limit)
+    _only_where_limited(app, limiter, set(LIMITED))
     for endpoint, rate in rates.items():
         if rate:
             view: Any = app.view_functions[endpoint]  # a route of ours, returning a Response
@@ -93,6 +95,25 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
         return response
 
     return limiter
+
+
+def _only_where_limited(app: Flask, limiter: Limiter, endpoints: set[str]) -> None:
+    """Run the limiter's after-request and teardown hooks only on the limited routes. Elsewhere the limiter made no
+    context to release, and with its headers off and no conditional deduction the after-request hook changes
+    nothing; yet both ran on every request, a view read or a command (about 15 us of a 200 us view read)."""
+    after, teardown = app.after_request_funcs[None], app.teardown_request_funcs[None]
+    inject = next(f for f in after if isinstance(f, partial) and f.args == (limiter,))
+    release = next(f for f in teardown if getattr(f, "__self__", None) is limiter)
+
+    def inject_where_limited(response: Response) -> Response:
+        return inject(response) if request.endpoint in endpoints else response
+
+    def release_where_limited(error: BaseException | None = None) -> None:
+        if request.endpoint in endpoints:
+            release(error)
+
+    after[after.index(inject)] = inject_where_limited
+    teardown[teardown.index(release)] = release_where_limited
 
 
 def _retry_after(limiter: Limiter, err: RateLimitExceeded) -> int:

@@ -50,19 +50,27 @@ def _engine(r: dict[str, Any]) -> list[str]:
 
 def _store(r: dict[str, Any]) -> list[str]:
     lines = [
-        f"{r['games']} games x {r['seats']} seats, {r['commands']} commands, {r['stored_events']} stored events.",
+        f"{r['games']} games x {r['seats']} seats, {r.get('rounds', 1)} rounds on fresh stores, {r['commands']} commands, "
+        f"{r['stored_events']} stored events. \"In the app\": from the WSGI call into Flask to its answer (routing, the body, "
+        "the rules, the save, the answer), the service's own work; \"with the test client\": the same requests timed "
+        "around Flask's test client, which also builds each request and reads each answer, as a client does in its own "
+        "process.",
         "",
-        "| store | service (HTTP path) commands/s | bare eventsourcing save commands/s | the service costs |",
-        "|---|---:|---:|---:|",
+        "| store | in the app commands/s | with the test client commands/s | bare eventsourcing save commands/s "
+        "| the app costs | each round | with the test client |",
+        "|---|---:|---:|---:|---:|---|---:|",
     ]
     for row in r["rows"]:
+        app = row.get("app_commands_per_s", row["service_commands_per_s"])
+        ratio = row.get("ratio_app_to_bare", row["ratio_service_to_bare"])
+        rounds = ", ".join(f"{x:.2f}x" for x in row.get("rounds_ratio_app_to_bare", []))
         lines.append(
-            f"| {row['store']} | {row['service_commands_per_s']:.0f} | {row['bare_save_commands_per_s']:.0f} "
-            f"| {row['ratio_service_to_bare']:.1f}x bare |"
+            f"| {row['store']} | {app:.0f} | {row['service_commands_per_s']:.0f} | {row['bare_save_commands_per_s']:.0f} "
+            f"| {ratio:.2f}x bare | {rounds} | {row['ratio_service_to_bare']:.2f}x bare |"
         )
     lines.append(
-        f"| raw sqlite3 commits (floor) | | {r['raw_sqlite3_commands_per_s']:.0f} "
-        f"| bare SQLite save = {r['ratio_bare_sqlite_to_raw']:.1f}x raw |"
+        f"| raw sqlite3 commits (floor) | | | {r['raw_sqlite3_commands_per_s']:.0f} "
+        f"| bare SQLite save = {r['ratio_bare_sqlite_to_raw']:.1f}x raw | | |"
     )
     if r.get("skipped"):
         lines += ["", f"Not measured: {r['skipped']}"]

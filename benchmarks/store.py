@@ -4,10 +4,13 @@ the same events on the same store, and against raw ``sqlite3`` commits of the sa
 this stack).
 
 Games are played with every seat a human client choosing random options from its prompts. Only the
-``POST /commands`` requests are timed. The baseline stores, in a fresh SQLite file or PostgreSQL schema, one plain aggregate
-per game and saves the same stored events (same payloads, same batches: one save per command) with
-no service around them. Both run in the same process, in the same run, so their ratio is what the
-service layer costs.
+``POST /commands`` requests are timed, twice: in the app (from the WSGI call into Flask to its answer: routing, the
+request, the body, the rules, the save, the answer), which is the service's own work, and with Flask's test client
+around it (building the request and reading the answer, which a real client does in its own process).
+
+The baseline stores, in a fresh SQLite file or PostgreSQL schema, one plain aggregate per game and saves the same
+stored events (same payloads, same batches: one save per command) with no service around them. Both run in the
+same process, in the same run, so their ratio is what the service layer costs.
 """
 
 from __future__ import annotations
@@ -39,8 +42,29 @@ class BareApp(Application):
     name = "BareBench"
 
 
-def _play(app: Any, games: int, seats: int, seed: int) -> tuple[float, int, list[list[list[dict[str, Any]]]]]:
-    """Play ``games`` games over HTTP. Returns (seconds spent in POST /commands, commands, batches per game)."""
+class _InApp:
+    """Times the app's own work on each ``POST .../commands``: from the WSGI call into Flask to its answer, without
+    the test client building the request and reading the answer (in production, the client's own process)."""
+
+    def __init__(self, app: Any):
+        self.inner = app.wsgi_app
+        self.seconds = 0.0
+        app.wsgi_app = self
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["REQUEST_METHOD"] != "POST" or not environ["PATH_INFO"].endswith("/commands"):
+            return self.inner(environ, start_response)
+        t0 = time.perf_counter()
+        try:
+            return self.inner(environ, start_response)
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+
+def _play(app: Any, games: int, seats: int, seed: int) -> tuple[float, float, int, list[list[list[dict[str, Any]]]]]:
+    """Play ``games`` games over HTTP. Returns (seconds spent in POST /commands with the test client, the same in the
+    app alone, commands, batches per game)."""
+    in_app = _InApp(app)
     client = app.test_client()
     rng = random.Random(seed)
     timed = 0.0
@@ -84,7 +108,7 @@ def _play(app: Any, games: int, seats: int, seed: int) -> tuple[float, int, list
             if per_command:
                 per_command[-1].append(getattr(stored, "payload", {"command": getattr(stored, "command", None)}))
         batches.append(per_command)
-    return timed, commands, batches
+    return timed, in_app.seconds, commands, batches
 
 
 def _bare(env: dict[str, str], batches: list[list[list[dict[str, Any]]]]) -> float:
@@ -131,7 +155,7 @@ def _raw(path: Path, batches: list[list[list[dict[str, Any]]]]) -> float:
     return timed
 
 
-def _service(env: dict[str, str], games: int, seats: int) -> tuple[float, int, list[list[list[dict[str, Any]]]]]:
+def _service(env: dict[str, str], games: int, seats: int) -> tuple[float, float, int, list[list[list[dict[str, Any]]]]]:
     from aegis.api import close_app, create_app
     from aegis.service.settings import load
     from benchmarks.harness import UNTHROTTLED
@@ -143,55 +167,89 @@ def _service(env: dict[str, str], games: int, seats: int) -> tuple[float, int, l
         close_app(app)
 
 
-def _row(store: str, commands: int, t_service: float, t_bare: float) -> dict[str, Any]:
+ROUNDS = 3  # each round plays the games again on fresh stores; a shared machine's disk makes single rounds vary
+
+
+def _row(store: str, commands: int, t_client: float, t_app: float, t_bare: float, rounds: list[float]) -> dict[str, Any]:
     return {
         "store": store,
-        "service_commands_per_s": commands / t_service,
+        "service_commands_per_s": commands / t_client,
+        "app_commands_per_s": commands / t_app,
         "bare_save_commands_per_s": commands / t_bare,
-        "ratio_service_to_bare": t_service / t_bare,
+        "ratio_service_to_bare": t_client / t_bare,
+        "ratio_app_to_bare": t_app / t_bare,
+        "rounds_ratio_app_to_bare": rounds,
     }
 
 
-def store(games: int = 10, seats: int = 4) -> dict[str, Any]:
-    """The same games (same seeds, same choices) through the service on SQLite and on PostgreSQL."""
-    rows = []
+def store(games: int = 10, seats: int = 4, rounds: int = ROUNDS) -> dict[str, Any]:
+    """The same games (same seeds, same choices) through the service on SQLite and on PostgreSQL, ``rounds`` times on
+    fresh stores, each store's times summed over the rounds."""
+    sums = {name: [0.0, 0.0, 0.0, 0] for name in ("sqlite", "postgres")}  # client, app, bare seconds; commands
+    per_round: dict[str, list[float]] = {"sqlite": [], "postgres": []}
+    t_raw = 0.0
+    stored = 0
     skipped = None
-    with tempfile.TemporaryDirectory() as tmp:
-        sqlite = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{tmp}/aegis.sqlite"}
-        t_service, commands, batches = _service(sqlite, games, seats)
-        t_bare = _bare({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{tmp}/bare.sqlite"}, batches)
-        t_raw = _raw(Path(tmp) / "raw.sqlite", batches)
-        rows.append(_row("sqlite", commands, t_service, t_bare))
-        try:
-            with postgres_schema("aegis_bench_") as pg:
-                t_pg, pg_commands, pg_batches = _service(pg, games, seats)
-                rows.append(_row("postgres", pg_commands, t_pg, _bare(pg, pg_batches)))
-        except psycopg.OperationalError as err:  # no PostgreSQL here: say why the row is missing
-            skipped = f"PostgreSQL: {type(err).__name__}: {err}"
-    stored = sum(len(b) for game in batches for b in game)
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory() as tmp:
+            sqlite = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{tmp}/aegis.sqlite"}
+            t_client, t_app, commands, batches = _service(sqlite, games, seats)
+            t_bare = _bare({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{tmp}/bare.sqlite"}, batches)
+            t_raw += _raw(Path(tmp) / "raw.sqlite", batches)
+            stored = sum(len(b) for game in batches for b in game)
+            _add(sums["sqlite"], per_round["sqlite"], t_client, t_app, t_bare, commands)
+            if skipped is None:
+                try:
+                    with postgres_schema("aegis_bench_") as pg:
+                        pg_client, pg_app, pg_commands, pg_batches = _service(pg, games, seats)
+                        _add(sums["postgres"], per_round["postgres"], pg_client, pg_app, _bare(pg, pg_batches), pg_commands)
+                except psycopg.OperationalError as err:  # no PostgreSQL here: say why the row is missing
+                    skipped = f"PostgreSQL: {type(err).__name__}: {err}"
+    rows = [
+        _row(name, int(n), client, app, bare, per_round[name])
+        for name, (client, app, bare, n) in sums.items()
+        if n and (name == "sqlite" or skipped is None)
+    ]
+    commands = int(sums["sqlite"][3])
+    t_bare_sqlite = sums["sqlite"][2]
     return {
         "suite": "store",
         "games": games,
         "seats": seats,
+        "rounds": rounds,
         "commands": commands,
-        "stored_events": stored,
+        "stored_events": stored * rounds,
         "rows": rows,
         "skipped": skipped,
         "raw_sqlite3_commands_per_s": commands / t_raw,
-        "ratio_bare_sqlite_to_raw": t_bare / t_raw,
-        "ratio_service_sqlite_to_raw": t_service / t_raw,
+        "ratio_bare_sqlite_to_raw": t_bare_sqlite / t_raw,
+        "ratio_service_sqlite_to_raw": sums["sqlite"][0] / t_raw,
     }
+
+
+def _add(sums: list[float], rounds: list[float], t_client: float, t_app: float, t_bare: float, commands: int) -> None:
+    sums[0] += t_client
+    sums[1] += t_app
+    sums[2] += t_bare
+    sums[3] += commands
+    rounds.append(t_app / t_bare)
 
 
 def print_store(r: dict[str, Any]) -> None:
     print("store: POST /commands through the service (Flask, marshmallow, decide, save), against a bare eventsourcing")
     print("       save of the same events on the same store, and raw sqlite3 commits of the same bytes")
-    print(f"  {r['games']} games x {r['seats']} seats: {r['commands']} commands, {r['stored_events']} stored events")
-    print(f"  {'store':9} {'service cmd/s':>14} {'bare save cmd/s':>16} {'service costs':>14}")
+    print(
+        f"  {r['games']} games x {r['seats']} seats, {r['rounds']} rounds: {r['commands']} commands, "
+        f"{r['stored_events']} stored events"
+    )
+    head = f"  {'store':9} {'in the app cmd/s':>17} {'with test client':>17} {'bare save cmd/s':>16}"
+    print(f"{head} {'the app costs':>14}  rounds")
     for row in r["rows"]:
+        rounds = " ".join(f"{x:.2f}x" for x in row["rounds_ratio_app_to_bare"])
         print(
-            f"  {row['store']:9} {row['service_commands_per_s']:>14.0f} {row['bare_save_commands_per_s']:>16.0f}"
-            f" {row['ratio_service_to_bare']:>11.1f}x bare"
+            f"  {row['store']:9} {row['app_commands_per_s']:>17.0f} {row['service_commands_per_s']:>17.0f}"
+            f" {row['bare_save_commands_per_s']:>16.0f} {row['ratio_app_to_bare']:>11.2f}x bare  {rounds}"
+            f"  (with the test client {row['ratio_service_to_bare']:.2f}x)"
         )
     if r["skipped"]:
         print(f"  not measured: {r['skipped']}")

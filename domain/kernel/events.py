@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 _REGISTRY: dict[str, type[Event]] = {}
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}  # each event class's fields but ``seq``, in order (``to_dict``)
 T = TypeVar("T")
 
 
@@ -36,10 +37,13 @@ class Event:
         _REGISTRY[name] = cls
 
     def to_dict(self) -> dict[str, Any]:
+        cls = type(self)
+        names = _FIELD_NAMES.get(cls)
+        if names is None:  # once per class: ``dataclasses.fields`` builds its list on every call
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name != "seq")
         out: dict[str, Any] = {"type": self.TYPE, "seq": self.seq}
-        for f in dataclasses.fields(self):
-            if f.name != "seq":
-                out[f.name] = getattr(self, f.name)
+        for name in names:
+            out[name] = getattr(self, name)
         return out
 
     def with_seq(self, seq: int) -> Event:
