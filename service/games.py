@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import EventStore, IntegrityError, Mapper, PersistenceError
+from eventsourcing.persistence import EventStore, IntegrityError, Mapper, PersistenceError, Transcoder
 
 from aegis.domain.kernel.errors import DomainError, MalformedCommand
 from aegis.domain.kernel.events import Event
@@ -38,6 +38,7 @@ from aegis.service.bounded import LRU
 from aegis.service.branch_opening import begin as begin_branch
 from aegis.service.broker import make_broker
 from aegis.service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
+from aegis.service.event_json import EventJSON
 from aegis.service.group_commit import GroupCommit
 from aegis.service.players import Registry, is_player_key
 from aegis.service.postgres import creating
@@ -77,10 +78,20 @@ class GameStore(Application):
         self.snapshotter = Snapshotter(self._write_snapshot)
         self.commits = GroupCommit(self._record)
 
+    def construct_transcoder(self) -> Transcoder:
+        """The stored events' JSON written with orjson (``service/event_json.py``), unless ``TRANSCODER_TOPIC`` names
+        another transcoder."""
+        if self.env.get(self.factory.TRANSCODER_TOPIC):
+            return super().construct_transcoder()
+        transcoder = EventJSON()
+        self.register_transcodings(transcoder)
+        return transcoder
+
     def construct_snapshot_store(self) -> EventStore[UUID]:
-        """The library's snapshot store, with its own mapper: snapshots compressed (``service/snapshots.py``)."""
+        """The library's snapshot store, with its own mapper: snapshots compressed (``service/snapshots.py``), written
+        with the library's own JSON transcoder (a snapshot holds the aggregate's fields, its UUID among them)."""
         mapper: Mapper[UUID] = Mapper(
-            transcoder=self.construct_transcoder(), cipher=self.factory.cipher(), compressor=SnapshotCompressor()
+            transcoder=super().construct_transcoder(), cipher=self.factory.cipher(), compressor=SnapshotCompressor()
         )
         return self.factory.event_store(mapper=mapper, recorder=self.factory.aggregate_recorder(purpose="snapshots"))
 
