@@ -39,6 +39,8 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.extensions["aegis.worker"] = worker
     app.extensions["aegis.deadlines"] = keeper
     app.extensions["aegis.stream_slots"] = StreamSlots(svc.settings.streams_per_client)
+    # the threaded server's streams, without Redis: other processes' saves looked for in the store (api/stream.py)
+    app.extensions["aegis.stream_watch"] = None if svc.broker.crosses_processes else stream.ThreadedWatch(svc)
     prober = app.extensions["aegis.prober"] = store_health.Prober()  # /readyz's look at the store, once per 5 s
     if background:
         keeper.start()

@@ -27,7 +27,7 @@ from uuid import UUID
 from aegis.api import sse
 from aegis.domain.kernel.redaction import Perspective
 from aegis.service.games import GameService
-from aegis.service.store_watch import WATCH_SECONDS, StoreWatch
+from aegis.service.store_watch import WATCH_SECONDS, Looks, StoreWatch
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -179,46 +179,27 @@ class Hub:
     def _listen(self) -> None:
         loop = self._loop
         assert loop is not None
-        watch = self._store_watch
-        known: dict[str, int] = {}  # with the watch: the latest version of each watched game this process heard of
-        next_look = 0.0
+        looks = None if self._store_watch is None else Looks(self._store_watch)  # no Redis: see the module
         while not self._stop.is_set():
             try:
                 with self.broker.listen_all() as listener:
                     self._listening.set()
                     while not self._stop.is_set():
-                        notices = listener.get(timeout=1.0 if watch is None else WATCH_SECONDS)
+                        notices = listener.get(timeout=1.0 if looks is None else WATCH_SECONDS)
                         if notices:
                             loop.call_soon_threadsafe(self._deliver, [(n.game_id, n.seq) for n in notices])
-                        if watch is not None:
-                            self._heard(known, notices)
-                            if time.monotonic() >= next_look:  # at most one look per WATCH_SECONDS, however busy
-                                next_look = time.monotonic() + WATCH_SECONDS
-                                self._watch(watch, known)
+                        if looks is not None:
+                            games = self._watched
+                            looks.heard(notices, games)
+                            moved = looks.look(games)  # the games another process saved since the last look
+                            if moved:
+                                loop.call_soon_threadsafe(self._deliver, moved)
             except RuntimeError:  # the event loop is closed: the server is gone
                 return
             except Exception:  # the listeners outlive Redis outages; anything else: log, wait, listen again
                 log.exception("listening to notices failed; listening again")
                 self._listening.set()
                 time.sleep(1.0)
-
-    def _heard(self, known: dict[str, int], notices: list[Any]) -> None:
-        """The versions this process's own saves reached, of the games it watches (their notices carry them)."""
-        games = self._watched
-        for n in notices:
-            if n.version is not None and n.game_id in games:
-                known[n.game_id] = max(known.get(n.game_id, 0), n.version)
-
-    def _watch(self, watch: StoreWatch, known: dict[str, int]) -> None:
-        """Wake the streams of the games another process saved since the last look (no Redis: see the module)."""
-        games = self._watched
-        for game in [g for g in known if g not in games]:
-            del known[game]
-        moved = watch.moved(games, known)
-        for game, _, version in moved:
-            known[game] = version
-        if moved and self._loop is not None:
-            self._loop.call_soon_threadsafe(self._deliver, [(game, seq) for game, seq, _ in moved])
 
     def _deliver(self, notices: list[tuple[str, int]]) -> None:
         for game, seq in notices:

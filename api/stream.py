@@ -15,6 +15,10 @@ that reconnects later asks for a new ticket and resumes with ``?last_event_id=``
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import threading
+from collections import Counter
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request
@@ -22,6 +26,10 @@ from flask import Blueprint, Response, current_app, request
 from aegis.api import schemas, sse
 from aegis.api.games import answer, body, token
 from aegis.service import tickets
+from aegis.service.games import GameService
+from aegis.service.store_watch import WATCH_SECONDS, Looks, StoreWatch
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("stream", __name__, url_prefix="/api/games")
 
@@ -46,8 +54,12 @@ def stream(gid: str) -> Response:
     gid_u = opened.game
     release = current_app.extensions["aegis.stream_slots"].take(request.remote_addr)  # 429 when none is free
 
+    watch: ThreadedWatch | None = current_app.extensions["aegis.stream_watch"]
+    held = watch.holding(str(gid_u)) if watch is not None else contextlib.nullcontext()
+
     def frames() -> Iterator[str]:
-        with broker.listen(str(gid_u)) as listener:  # listen first: nothing saved from now on is missed
+        # listen first, and watch the store from before the view: nothing saved from now on is missed
+        with broker.listen(str(gid_u)) as listener, held:
             sent = opened.last
             if sent is None:
                 opening, sent, done = sse.view_frames(svc.view_as(gid_u, who))
@@ -71,3 +83,55 @@ def stream(gid: str) -> Response:
     response = Response(frames(), mimetype="text/event-stream", headers=sse.HEADERS)
     response.call_on_close(release)  # the server closes the response when the stream ends or its client goes
     return response
+
+
+class ThreadedWatch:
+    """Saves of other processes for this threaded server's streams when its notices stay in the process (no
+    ``REDIS_URL``; ``service/store_watch.py``): while it holds streams, one thread looks at the store every
+    ``WATCH_SECONDS`` and publishes a notice of each watched game another process saved, which wakes its streams as
+    a notice of this process's own save does. The thread ends when the last stream does."""
+
+    def __init__(self, service: GameService):
+        self.service = service
+        self.watch = StoreWatch(service)
+        self.looks = Looks(self.watch)
+        self.games: Counter[str] = Counter()  # game -> the streams held on it here
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    @contextlib.contextmanager
+    def holding(self, game: str) -> Iterator[None]:
+        """Watch ``game`` while a stream of it runs; entered before the stream reads its view."""
+        with self._lock:
+            self.games[game] += 1
+            self.watch.streams += 1
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="stream-store-watch", daemon=True)
+                self._thread.start()
+        try:
+            self.watch.mark()
+            yield
+        finally:
+            with self._lock:
+                self.games[game] -= 1
+                if not self.games[game]:
+                    del self.games[game]
+                self.watch.streams -= 1
+
+    def _run(self) -> None:
+        broker = self.service.broker
+        with broker.listen_all() as listener:
+            while True:
+                notices = listener.get(timeout=WATCH_SECONDS)
+                with self._lock:
+                    if not self.games:  # the last stream ended: so does the watch (the next stream starts it again)
+                        self.watch.moved((), {})  # with no stream counted, this stops watching: the next one marks anew
+                        self._thread = None
+                        return
+                    games = frozenset(self.games)
+                try:
+                    self.looks.heard(notices, games)
+                    for game, seq in self.looks.look(games):
+                        broker.publish(game, seq)
+                except Exception:  # the store away: the streams still get their keep-alives; look again next time
+                    log.warning("looking at the store for other processes' saves failed", exc_info=True)

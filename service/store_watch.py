@@ -15,7 +15,9 @@ carry their version) is read once, which brings this process's copy up to date a
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Collection, Mapping
+from typing import Any
 from uuid import UUID
 
 from aegis.service.games import GameService
@@ -71,3 +73,35 @@ class StoreWatch:
                 seq = self.service.read(UUID(game), lambda g: g.seq)  # reads the new events into this process's copy
                 moved.append((game, seq, version))
         return moved
+
+
+class Looks:
+    """What a process keeps between its looks at the store: the latest version it heard of each watched game (its own
+    saves' notices carry it, ``heard``), and when it may look next: at most once per ``WATCH_SECONDS``, however many
+    notices wake it. The streams' hub looks with it (``api/hub.py``), and so does the threaded server's stream route
+    (``api/stream.py``)."""
+
+    def __init__(self, watch: StoreWatch):
+        self.watch = watch
+        self.known: dict[str, int] = {}
+        self._next = 0.0
+
+    def heard(self, notices: list[Any], games: Collection[str]) -> None:
+        """The versions this process's own saves reached, of the games it watches."""
+        for n in notices:
+            if n.version is not None and n.game_id in games:
+                self.known[n.game_id] = max(self.known.get(n.game_id, 0), n.version)
+
+    def look(self, games: Collection[str]) -> list[tuple[str, int]]:
+        """The games among ``games`` another process saved since the last look, each with its seq now (nothing when
+        the last look was less than ``WATCH_SECONDS`` ago)."""
+        now = time.monotonic()
+        if now < self._next:
+            return []
+        self._next = now + WATCH_SECONDS
+        for game in [g for g in self.known if g not in games]:
+            del self.known[game]
+        moved = self.watch.moved(games, self.known)
+        for game, _, version in moved:
+            self.known[game] = version
+        return [(game, seq) for game, seq, _ in moved]

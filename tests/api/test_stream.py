@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import statistics
 import subprocess
 import threading
@@ -265,10 +266,11 @@ def redis_url() -> str:
     return url
 
 
-def _serve(env: dict[str, str], tmp_path, name: str) -> tuple[subprocess.Popen, str]:
+def _serve(env: dict[str, str], tmp_path, name: str, server: str = "asgi") -> tuple[subprocess.Popen, str]:
     port = free_port()
     log = (tmp_path / f"{name}.log").open("w")
-    proc = subprocess.Popen(aegis("serve", "--port", str(port)), env={**clean_env(), **env}, cwd=tmp_path, stdout=log, stderr=log)
+    command = aegis("serve", "--port", str(port), "--server", server)
+    proc = subprocess.Popen(command, env={**clean_env(), **env}, cwd=tmp_path, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -363,13 +365,14 @@ def test_a_command_on_one_process_reaches_a_stream_held_on_another(postgres_env,
     assert os.path.exists(tmp_path / "api-a.log")
 
 
-def test_without_redis_a_stream_hears_of_another_processes_commands_from_the_store(sqlite_env, tmp_path):
+@pytest.mark.parametrize("server", ["asgi", "wsgi"])
+def test_without_redis_a_stream_hears_of_another_processes_commands_from_the_store(sqlite_env, tmp_path, server):
     """Two processes on one SQLite file and no Redis (``aegis serve --workers 2`` on the default store): notices stay in
     each process, so process B finds A's saves in the store itself (``service/store_watch.py``), within a fraction of a
-    second, not at its keep-alive (30 s here)."""
+    second, not at its keep-alive (30 s here). On either server: the asynchronous one, and the threaded one."""
     env = {**sqlite_env, "AEGIS_SSE_KEEPALIVE": "30"}
-    a, url_a = _serve(env, tmp_path, "api-a")
-    b, url_b = _serve(env, tmp_path, "api-b")
+    a, url_a = _serve(env, tmp_path, "api-a", server)
+    b, url_b = _serve(env, tmp_path, "api-b", server)
     try:
         latencies, _, _ = _moves_seen_on_another_process(url_a, url_b, "two-processes-sqlite")
     finally:
@@ -408,3 +411,35 @@ def test_every_listener_of_a_process_shares_one_redis_subscription(redis_url):
     while pattern_clients() > before and time.monotonic() < deadline:
         time.sleep(0.1)
     assert pattern_clients() == before, "the shared subscription outlived its last listener"
+
+
+def test_the_threaded_stream_route_hears_of_another_apps_saves_and_stops_watching_when_it_ends(sqlite_env):
+    """Without Redis, the threaded server's stream (a thread per stream, ``api/stream.py``) learns of a save made by
+    another process on the same store from the store itself, long before its keep-alive (30 s here); once its last
+    stream ends, the watching thread ends too."""
+    here, there = make_app(sqlite_env, AEGIS_SSE_KEEPALIVE="30"), make_app(sqlite_env)
+    try:
+        api_here, api_there = Api(here.test_client()), Api(there.test_client())
+        gid, host, tokens = api_here.new_game(["human", "human", "human"], seed="threaded-watch", reaction_seconds=0)
+        api_here.start(gid, host)
+        watch = here.extensions["aegis.stream_watch"]
+        response = here.test_client().get(f"/api/games/{gid}/stream", buffered=False)
+        frames = sse(_lines(response))
+        view = next(frames)
+        assert view["event"] == "view" and watch.games[gid] == 1
+        found = api_there.open_command(gid, tokens, random.Random(5))
+        assert found is not None
+        started = time.monotonic()
+        answer = api_there.post(gid, *found).get_json()
+        got = next(f for f in frames if "comment" not in f)
+        assert int(got["id"]) == view["data"]["seq"] + 1 and time.monotonic() - started < 5
+        while int(got["id"]) < answer["seq"]:
+            got = next(f for f in frames if "comment" not in f)
+        response.close()
+        thread = watch._thread
+        assert not watch.games and thread is not None
+        thread.join(timeout=5)
+        assert not thread.is_alive() and watch._thread is None
+    finally:
+        close_app(here)
+        close_app(there)
