@@ -35,7 +35,8 @@ def _engine(r: dict[str, Any]) -> list[str]:
             "",
             f"By command type (each command timed alone; evolving one event takes {r['evolve_us_per_event']:.2f} µs). "
             "A command that causes few events, such as a reaction answer that leaves its window open, costs mostly "
-            "its check (the seat's prompt is built and matched) and the flow's look at who is asked next:",
+            "the pipeline around its one event: its check (matched against what the seat's prompt would accept, "
+            "without building the prompt) and the flow's look at who is asked next:",
             "",
             "| command type | commands | µs each | events each | costs |",
             "|---|---:|---:|---:|---:|",
