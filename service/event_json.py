@@ -34,7 +34,10 @@ class EventJSON(JSONTranscoder):
     """The library's JSON transcoder, writing with orjson where that gives the same JSON."""
 
     def encode(self, obj: Any) -> bytes:
-        if isinstance(obj, dict) and not any(isinstance(value, _OWN_TYPES) for value in obj.values()):
+        if isinstance(obj, dict):
+            for value in obj.values():  # a loop: any() over a generator cost as much as orjson's whole write
+                if isinstance(value, _OWN_TYPES):
+                    return super().encode(obj)
             try:
                 return orjson.dumps(obj, default=self._encode_obj, option=_OPTIONS)
             except orjson.JSONEncodeError:
