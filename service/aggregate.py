@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 from array import array
 from collections import deque
+from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import Aggregate, Snapshot
@@ -347,18 +348,38 @@ class Game(Aggregate):
         self.trigger_event(self.StartRequested, config=config, at=at)
 
     def accept(self, seat: int | None, by: str, command: dict[str, Any], request: str | None, at: float) -> None:
-        self.trigger_event(
-            self.CommandAccepted, seat=seat, by=by, command=command, request=request, first_seq=self.seq + 1, at=at
+        self._trigger(
+            self.CommandAccepted,
+            self.CommandAccepted.create_timestamp(),
+            seat=seat,
+            by=by,
+            command=command,
+            request=request,
+            first_seq=self.seq + 1,
+            at=at,
         )
 
     def append(self, events: list[Event]) -> None:
-        """Record ruleset events, numbering them from the current ``seq``."""
+        """Record ruleset events, numbering them from the current ``seq``; stored with one timestamp, the moment
+        they were recorded together."""
+        timestamp = self.Recorded.create_timestamp()
         for e in events:
             if e.seq not in (0, self.seq + 1):
                 raise ValueError(f"event {e.TYPE} numbered {e.seq}, but the log is at {self.seq}")
             payload = e.to_dict()
             payload["seq"] = self.seq + 1
-            self.trigger_event(recorded_class(e.TYPE), payload=payload)
+            self._trigger(recorded_class(e.TYPE), timestamp, payload=payload)
+
+    def _trigger(self, event_class: type[Aggregate.Event], timestamp: datetime, **fields: Any) -> None:
+        """What the library's ``trigger_event`` does with an event of this aggregate (make it the next version, apply
+        it, keep it pending), without the checks it makes for any class and any caller: about 1.6 us an event of the
+        2.7 it takes (timeit), and a command records six or seven. The commands and the ruleset events go through
+        here; the rarer lifecycle events through the library's own."""
+        event = event_class(originator_id=self.id, originator_version=self.version + 1, timestamp=timestamp, **fields)
+        event.apply(self)
+        self.version = event.originator_version
+        self.modified_on = timestamp
+        self._pending_events.append(event)
 
     def play(self, command: dict[str, Any]) -> None:
         """Decide ``command`` by the rules and record the events it causes. The state moves on as the rules decide
