@@ -186,10 +186,11 @@ class Hub:
                     self._listening.set()
                     while not self._stop.is_set():
                         notices = listener.get(timeout=1.0 if looks is None else WATCH_SECONDS)
-                        if notices:
-                            loop.call_soon_threadsafe(self._deliver, [(n.game_id, n.seq) for n in notices])
+                        games = self._watched
+                        streamed = [(n.game_id, n.seq) for n in notices if n.game_id in games]
+                        if streamed:  # the event loop is woken only for the games streamed here
+                            loop.call_soon_threadsafe(self._deliver, streamed)
                         if looks is not None:
-                            games = self._watched
                             looks.heard(notices, games)
                             moved = looks.look(games)  # the games another process saved since the last look
                             if moved:
