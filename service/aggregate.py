@@ -35,7 +35,7 @@ from aegis.service.topics import register_legacy
 
 # the state is stored encoded (``GameSnapshot``); recent payloads not at all; ``_applied_through``: while ``play``
 # records what the state has already moved on by
-TRANSIENT = ("_game_state", "_recent", "_applied_through")
+TRANSIENT = ("_game_state", "_recent", "_applied_through", "_next_deadline")
 RECENT = 48  # ruleset payloads a game keeps in memory, the latest (older ones are read from the store)
 
 

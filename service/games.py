@@ -582,12 +582,14 @@ class GameService:
                 game.accept(None, "server", command, game.current_request, now)
                 game.play(command)
                 continue
-            late = sorted((at, seat) for seat, at in game.deadlines().items() if now >= at)
+            clocks = game.deadlines()
+            late = sorted((at, seat) for seat, at in clocks.items() if now >= at)
             if late:
                 self._time_out(game, rules, late[0][1], late[0][0], now)
                 continue
             bots = _awaited_from_server(game, rules)
-            if not bots:
+            if not bots:  # the game waits for people: what deadline_in would work out again, kept for this version
+                game.__dict__["_next_deadline"] = (game.version, _soonest(due, clocks))
                 return
             seat = bots[0]
             chosen = self._bot(game, seat).choose(rules.view(state, seat), rules.prompts(state, seat))
@@ -686,14 +688,13 @@ class GameService:
             return game.expires_at
         if game.status != "active":
             return None
+        known = game.__dict__.get("_next_deadline")  # found by the server's moves of this change (``_server_moves``)
+        if known is not None and known[0] == game.version:
+            return known[1]
         rules = ruleset_named(game.ruleset)
-        state = game.state
         if _awaited_from_server(game, rules):
             return self.clock()
-        due = rules.deadline(state)
-        moments = [due[1]] if due else []
-        moments.extend(game.deadlines().values())
-        return min(moments, default=None)
+        return _soonest(rules.deadline(game.state), game.deadlines())
 
     def deadline_of(self, game_id: UUID) -> float | None:
         return self.read(game_id, self.deadline_in)
@@ -739,6 +740,14 @@ def _ruleset(name: Any) -> Ruleset:
 
 
 __all__ = ["GameService", "GameStore", "ServiceError"]
+
+
+def _soonest(due: tuple[int | str, float] | None, clocks: dict[int, float]) -> float | None:
+    """The next moment the server must act on a game that waits for people: its ruleset's deadline (``due``: a
+    reaction window or pause closing) or a seat's decision clock running out, whichever comes first."""
+    moments = [due[1]] if due else []
+    moments.extend(clocks.values())
+    return min(moments, default=None)
 
 
 def _awaited_from_server(game: Game, rules: Ruleset) -> list[int]:

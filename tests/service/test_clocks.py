@@ -9,6 +9,7 @@ restart tests run the real keeper on the real clock."""
 from __future__ import annotations
 
 import itertools
+import random
 import time
 from typing import Any
 from uuid import UUID
@@ -340,3 +341,25 @@ def test_another_process_keeps_a_deadline_it_did_not_set(redis_env):  # noqa: F8
         finally:
             close_app(silent)
             close_app(keeper)
+
+
+def test_the_deadline_kept_by_the_servers_moves_is_the_one_worked_out_afresh(manual):
+    """After each command, the next deadline the service announces (to the keeper and the notices) comes from what its
+    own moves found for that version of the game; it must equal the deadline worked out from the game alone."""
+    api, clock, _act = manual
+    gid, tokens = _people(api, ["Ann", "Bob", "Cid", "Dee"], turn_seconds=60, reaction_seconds=30)
+    service = api.c.application.extensions["aegis"]
+    rng = random.Random(7)
+    kept = 0
+    for _ in range(60):
+        found = api.open_command(gid, tokens, rng)
+        if found is None:
+            break
+        clock.now += 1
+        assert api.post(gid, *found).status_code == 200
+        game = service.store.repository.get(UUID(gid))
+        announced = service.deadline_in(game)
+        known = game.__dict__.pop("_next_deadline", None)
+        kept += known is not None and known[0] == game.version
+        assert announced == service.deadline_in(game), f"at version {game.version}"
+    assert kept > 30, "the servers' moves found most deadlines"
