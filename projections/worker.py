@@ -17,7 +17,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from eventsourcing.application import Application
@@ -54,6 +54,13 @@ class Worker:
         """``catch_up`` from any thread (the API's reads and saves call it in the embedded setup)."""
         with self._step:
             return self.catch_up()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """No projection step runs while this is held (one under way is waited for): what the store benchmark holds
+        while it times a bare save beside the service, so that the projector's work is not timed against it."""
+        with self._step:
+            yield
 
     def catch_up_unless_busy(self) -> int:
         """``catch_up`` unless another thread is doing it (a read then waits for the position instead): reads

@@ -33,6 +33,9 @@ def test_store_and_load_suites_measure_against_their_baselines_and_write_the_pag
     assert all(row["ratio_service_to_bare"] > 0 for row in stored["rows"]) and stored["ratio_bare_sqlite_to_raw"] > 0
     for row in stored["rows"]:  # the app's own time is part of the time around the test client
         assert 0 < row["ratio_app_to_bare"] < row["ratio_service_to_bare"] and len(row["rounds_ratio_app_to_bare"]) == 2
+        # the bare application saved every command's events twice: beside each command, and back to back
+        assert row["bare_save_commands_per_s"] > 0 and row["ratio_app_to_back_to_back"] > 0
+        assert len(row["rounds_ratio_app_to_back_to_back"]) == 2
 
     plot = tmp_path / "load.png"
     loaded = load(games=4, plot=plot)
