@@ -13,6 +13,7 @@ import secrets
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from uuid import UUID
 
@@ -307,3 +308,22 @@ def test_processes_sharing_redis_project_one_at_a_time_and_another_takes_over_wh
     finally:
         for app in (first, second):
             close_app(app)
+
+
+def test_while_the_projector_is_held_no_step_runs_and_it_catches_up_after(sqlite_app):
+    """``Worker.held`` (what the store benchmark holds while it times a bare save beside the service): a projection
+    step asked for meanwhile waits, then projects what was saved."""
+    worker = sqlite_app.extensions["aegis.worker"]
+    api = Api(sqlite_app.test_client())
+    worker.catch_up_locked()
+    before = worker.applied
+    done = threading.Event()
+    with worker.held():
+        api.new_game(["human", "human", "cautious"], seed="held", reaction_seconds=0)
+        stepper = threading.Thread(target=lambda: (worker.catch_up_locked(), done.set()))
+        stepper.start()
+        assert not done.wait(0.3), "a step ran while the projector was held"
+        assert worker.applied == before
+    assert done.wait(10)
+    stepper.join()
+    assert worker.applied > before, "the step ran once released, and projected the new game"
