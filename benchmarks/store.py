@@ -118,8 +118,9 @@ class _InApp:
 def _play(
     app: Any, games: int, seats: int, seed: int, beside: _Beside
 ) -> tuple[float, float, int, list[list[list[dict[str, Any]]]]]:
-    """Play ``games`` games over HTTP, each command's events saved by ``beside`` once it is answered. Returns (seconds
-    spent in POST /commands with the test client, the same in the app alone, commands, batches per game)."""
+    """Play ``games`` games over HTTP, each command's events saved by ``beside`` before the next command is sent.
+    Returns (seconds spent in POST /commands with the test client, the same in the app alone, commands, batches per
+    game)."""
     in_app = _InApp(app)
     client = app.test_client()
     store = app.extensions["aegis"].store
@@ -230,7 +231,7 @@ def _service(env: dict[str, str], beside_env: dict[str, str], back_env: dict[str
 class _Timed(NamedTuple):
     client: float  # seconds in POST /commands around the test client
     app: float  # the same in the app
-    beside: float  # the bare saves, each right after its command
+    beside: float  # the bare saves, each just before the next command (``_Beside``)
     back: float  # the bare saves again, back to back
     commands: int
     batches: list[list[list[dict[str, Any]]]]
