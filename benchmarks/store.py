@@ -58,29 +58,17 @@ class PairedApp(Application):
     name = "BarePaired"
 
 
-class _Beside:
-    """The bare application that saves each command's events just before the service is sent the next command (or
-    once the game is over), timed alone: after the views of the command were read, when the service's own writes of
-    it (a snapshot in the background) are done. The service's projector is held meanwhile (``Worker.held``): its work
-    is the service's, timed when it runs beside the service's commands, not against the bare save."""
+class _BareSaves:
+    """A bare application that stores one plain aggregate per game and times each save of a command's events alone
+    (``held`` around it, outside the timing)."""
 
-    def __init__(self, env: dict[str, str], held: Callable[[], contextlib.AbstractContextManager[None]]):
-        self.app = PairedApp(env=env)
+    def __init__(self, app: Application, held: Callable[[], contextlib.AbstractContextManager[None]] = contextlib.nullcontext):
+        self.app = app
         self.held = held
         self.aggregates: dict[str, Bare] = {}
-        self.waiting: tuple[str, list[dict[str, Any]]] | None = None
         self.seconds = 0.0
 
-    def after(self, game: str, payloads: list[dict[str, Any]]) -> None:
-        """The events of a command just answered: saved before the next one is sent."""
-        self.flush()
-        self.waiting = (game, payloads)
-
-    def flush(self) -> None:
-        if self.waiting is None:
-            return
-        game, payloads = self.waiting
-        self.waiting = None
+    def save(self, game: str, payloads: list[dict[str, Any]]) -> None:
         aggregate = self.aggregates.get(game)
         if aggregate is None:
             aggregate = self.aggregates[game] = Bare()
@@ -94,6 +82,28 @@ class _Beside:
 
     def close(self) -> None:
         self.app.close()
+
+
+class _Beside(_BareSaves):
+    """The bare saves beside the service: each command's events saved just before the service is sent the next
+    command (or once the game is over): after the views of the command were read, when the service's own writes of it
+    (a snapshot in the background) are done. The service's projector is held meanwhile (``Worker.held``): its work is
+    the service's, timed when it runs beside the service's commands, not against the bare save."""
+
+    def __init__(self, env: dict[str, str], held: Callable[[], contextlib.AbstractContextManager[None]]):
+        super().__init__(PairedApp(env=env), held)
+        self.waiting: tuple[str, list[dict[str, Any]]] | None = None
+
+    def after(self, game: str, payloads: list[dict[str, Any]]) -> None:
+        """The events of a command just answered: saved before the next one is sent."""
+        self.flush()
+        self.waiting = (game, payloads)
+
+    def flush(self) -> None:
+        if self.waiting is not None:
+            game, payloads = self.waiting
+            self.waiting = None
+            self.save(game, payloads)
 
 
 class _InApp:
@@ -167,19 +177,15 @@ def _play(
 
 
 def _bare(env: dict[str, str], batches: list[list[list[dict[str, Any]]]]) -> float:
-    app = BareApp(env=env)
-    timed = 0.0
-    for game in batches:
-        aggregate = Bare()
-        app.save(aggregate)
-        for batch in game:
-            for payload in batch:
-                aggregate.trigger_event(Bare.Happened, payload=payload)
-            t0 = time.perf_counter()
-            app.save(aggregate)
-            timed += time.perf_counter() - t0
-    app.close()
-    return timed
+    """The same saves back to back, after the games: every command's events of every game, in a tight loop."""
+    saves = _BareSaves(BareApp(env=env))
+    try:
+        for g, game in enumerate(batches):
+            for batch in game:
+                saves.save(str(g), batch)
+    finally:
+        saves.close()
+    return saves.seconds
 
 
 def _raw(path: Path, batches: list[list[list[dict[str, Any]]]]) -> float:
