@@ -239,7 +239,8 @@ PATHS: dict[str, dict[str, Any]] = {
                     "in": "header",
                     "required": False,
                     "schema": {"type": "integer", "minimum": 0},
-                    "description": "resume after this seq: no view, no gap, no duplicate",
+                    "description": "resume after this seq: no view, no gap, no duplicate; a seq past the game's last "
+                    "event is refused (400)",
                 },
                 {
                     "name": "last_event_id",

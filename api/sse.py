@@ -73,8 +73,15 @@ def opening(gid: str, args: Mapping[str, str], authorization: str | None, last_e
 
 
 def reader(service: GameService, opened: Opening) -> Perspective:
-    """The stream's reader (reads the store): an unknown game is a 404, a wrong token or ticket a 401."""
-    service.finished_at(opened.game)
+    """The stream's reader (reads the store): an unknown game is a 404, a wrong token or ticket a 401, and a
+    ``Last-Event-ID`` past the game's last event a 400 (a seq only grows: no event of this game has it yet, so the
+    client holds another game's id, or a corrupt one, and resuming from it would wait in silence)."""
+    seq = service.read(opened.game, lambda game: game.seq)
+    if opened.last is not None and opened.last > seq:
+        raise BadRequest(
+            f"Last-Event-ID {opened.last} is past this game's last event (seq {seq}): no event of the game has it, so "
+            "there is nothing to resume after; open the stream without it to start with your view"
+        )
     return streams.reader_of(service, opened.game, opened.token, opened.ticket)
 
 

@@ -221,6 +221,9 @@ def test_stream_refusals(fast_app):
     assert c.get(f"/api/games/{gid}/stream?ticket=v1.0.1.00").status_code == 401
     assert c.get(f"/api/games/{gid}/stream?token=seat_wrong").status_code == 400  # a token in a URL is logged
     assert c.get(f"/api/games/{gid}/stream", headers={"Last-Event-ID": "x"}).status_code == 400
+    seq = c.get(f"/api/games/{gid}/view").get_json()["seq"]
+    past = c.get(f"/api/games/{gid}/stream?last_event_id={seq + 1}")  # no event has it: resuming would wait in silence
+    assert past.status_code == 400 and f"past this game's last event (seq {seq})" in past.get_json()["detail"]
     refused = c.get(f"/api/games/{gid}/stream?views=yes")
     assert refused.status_code == 400 and "views must be 1" in refused.get_json()["detail"]
     assert c.get("/api/games/00000000-0000-0000-0000-000000000000/stream").status_code == 404
