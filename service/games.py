@@ -533,7 +533,7 @@ class GameService:
             if body.get("type") != "resign" and seat in rules.autoplayed(game.state):
                 raise Conflict(
                     f"seat {seat} is played by the server now (it resigned, or was given to a bot after "
-                    "running out of time): its commands are no longer taken",
+                    "running out of time): its commands are no longer taken; it may still resign",
                     kind="autoplayed",
                     rule="S3",
                 )

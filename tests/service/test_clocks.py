@@ -120,6 +120,23 @@ def test_a_seat_that_never_acts_is_decided_for_then_given_to_a_bot(manual):
     assert api.c.get(f"/api/games/{gid}/verify").get_json()["ok"]  # timeouts replay like any command
 
 
+def test_an_abandoned_seat_is_refused_every_command_but_a_resignation(manual):
+    """README (Clocks), ruling S3: once a bot plays the seat, its player's commands are refused with 409, and the
+    refusal says that resigning is still theirs; a resignation then takes the seat out of the game (S2)."""
+    api, clock, act = manual
+    gid, tokens = _people(api, ["Ann", "Bob", "Cid"], turn_seconds=5, reaction_seconds=5, first_player=0, timeouts_to_forfeit=1)
+    clock.now += 6
+    act(gid)  # Ann let her first decision time out: her seat is abandoned at once, and Bob and Cid are asked next
+    view = api.view(gid)
+    assert view["status"] == "active" and view["seats"][0]["autoplayed"] is True
+    refused = api.post(gid, tokens[0], {"type": "declare", "action": "recruit"})
+    assert refused.status_code == 409 and refused.get_json()["type"].endswith("autoplayed")
+    assert "may still resign" in refused.get_json()["detail"]
+    left = api.post(gid, tokens[0], {"type": "resign"})
+    assert left.status_code == 200 and "PlayerResigned" in [e["type"] for e in left.get_json()["events"]]
+    assert api.post(gid, tokens[0], {"type": "resign"}).status_code == 409  # resigning twice (README: Resign)
+
+
 def test_acting_ends_a_run_of_timeouts_and_zero_never_abandons(manual):
     api, clock, act = manual
     gid, tokens = _people(api, ["Ann", "random", "random"], turn_seconds=5, reaction_seconds=5, first_player=0)
