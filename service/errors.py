@@ -52,7 +52,7 @@ def from_domain(err: DomainError, *, raced: bool = False) -> ServiceError:
     waited, so a refusal is a conflict with another command rather than the caller's mistake."""
     extra = {"rule": err.rule, "prompts": err.prompts}
     if isinstance(err, MalformedCommand):
-        return BadRequest(err.message, rule=err.rule)
+        return BadRequest(err.message, rule=err.rule, **({"errors": err.errors} if err.errors else {}))
     if isinstance(err, GameOver):
         return Conflict(err.message, rule=err.rule)
     if isinstance(err, TooLate):

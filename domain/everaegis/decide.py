@@ -26,7 +26,7 @@ from aegis.domain.everaegis.prompts import prompts
 from aegis.domain.everaegis.rig import rigged_setup
 from aegis.domain.everaegis.rig import validate as validate_rig
 from aegis.domain.everaegis.state import GameState
-from aegis.domain.kernel.decisions import DecisionKind, FieldType, Registry
+from aegis.domain.kernel.decisions import DecisionKind, Registry
 from aegis.domain.kernel.errors import GameOver, IllegalCommand, MalformedCommand, TooLate
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.rng import commitment_of
@@ -91,7 +91,11 @@ def normalize(command: Any) -> dict[str, Any]:
     out = dict(command)
     if ctype == "declare":
         if not isinstance(out.get("action"), str) or out["action"] not in ACTIONS:
-            raise MalformedCommand(f"unknown action {out.get('action')!r}; actions: {', '.join(ACTIONS)}", rule="R154")
+            raise MalformedCommand(
+                f"unknown action {out.get('action')!r}; actions: {', '.join(ACTIONS)}",
+                rule="R154",
+                errors={"action": [f"Must be one of: {', '.join(ACTIONS)}."]},
+            )
         sanctions = out.get("sanctions")
         if isinstance(sanctions, list) and all(isinstance(t, dict) for t in sanctions):
             out["sanctions"] = sorted(
@@ -101,21 +105,21 @@ def normalize(command: Any) -> dict[str, Any]:
             out["discard"] = sorted(out["discard"])
     if ctype in ("war_reveal", "reveal") and isinstance(out.get("cards"), list):
         if not all(isinstance(c, str) for c in out["cards"]):
-            raise MalformedCommand(f"{ctype}: 'cards' must be a list of card ids")
+            raise MalformedCommand(f"{ctype}: 'cards' must be a list of card ids", errors={"cards": ["Not a list of card ids."]})
         out["cards"] = sorted(out["cards"])  # the loser's reveals are one act: their order means nothing (R83)
     return out
 
 
 def _check_fields(kind: DecisionKind, command: dict[str, Any]) -> None:
-    for name, type_ in kind.fields.items():
-        value = command.get(name)
-        if type(value) is type_:  # the common case, exactly the type asked (a bool is no int: its type is bool)
-            continue
-        if type_ is bool:
-            if not isinstance(value, bool):
-                raise MalformedCommand(f"{kind.kind}: '{name}' is required and must be true or false")
-        elif value is None or isinstance(value, bool) or not isinstance(value, type_):
-            raise MalformedCommand(f"{kind.kind}: '{name}' is required and must be a {_type_words(type_)}")
+    """The command has the shape its kind declares (``DecisionKind.shape_errors``), or it is refused as malformed,
+    with what is wrong by field: before the rules look at it, so a client's mistake is never taken for an illegal
+    play."""
+    if kind.has_shape(command):
+        return
+    errors = kind.shape_errors(command)
+    if errors:
+        said = "; ".join(f"'{name}': {' '.join(m.lower().rstrip('.') for m in found)}" for name, found in errors.items())
+        raise MalformedCommand(f"{kind.kind}: {said}", errors=errors)
 
 
 def _check_fields_of_any(kinds: list[DecisionKind], command: dict[str, Any]) -> None:
@@ -128,10 +132,6 @@ def _check_fields_of_any(kinds: list[DecisionKind], command: dict[str, Any]) -> 
             first = first or err
     assert first is not None
     raise first
-
-
-def _type_words(type_: FieldType) -> str:
-    return " or ".join(k.__name__ for k in type_) if isinstance(type_, tuple) else type_.__name__
 
 
 def decide(state: GameState, command: dict[str, Any]) -> list[Event]:

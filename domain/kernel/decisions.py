@@ -15,11 +15,39 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from aegis.domain.kernel.prompts import ENVELOPE, Prompt
 
 FieldType = type | tuple[type, ...]
+
+# what a field of each python type must be, in the words the API's other refusals of a body use (marshmallow's)
+NOT_VALID = {
+    int: "Not a valid integer.",
+    float: "Not a valid number.",
+    str: "Not a valid string.",
+    bool: "Not a valid boolean.",
+    list: "Not a valid list.",
+    dict: "Not a valid mapping type.",
+}
+MISSING = "Missing data for required field."
+UNKNOWN = "Unknown field."
+_ABSENT = object()
+
+
+def is_of(value: Any, type_: FieldType) -> bool:
+    """Is ``value`` (from JSON) of the declared type? A bool is no number, and a number is no bool."""
+    if type(value) is type_:
+        return True
+    if type_ is bool or isinstance(value, bool):
+        return False
+    return isinstance(value, type_)
+
+
+def not_valid(type_: FieldType) -> str:
+    types = type_ if isinstance(type_, tuple) else (type_,)
+    return NOT_VALID[float] if float in types else NOT_VALID[types[0]]
 
 
 @dataclass(frozen=True)
@@ -77,6 +105,40 @@ class DecisionKind:
             raise ValueError(f"decision kind {self.kind}: an offered kind needs apply")
         if self.accepts is not None and self.offer is None:
             raise ValueError(f"decision kind {self.kind}: accepts checks a command against an offer; a handled kind has none")
+
+    @cached_property
+    def known(self) -> frozenset[str]:
+        """Every field a command of this kind may carry: its own, required or optional, and the envelope's."""
+        return frozenset({*self.fields, *self.optional, *ENVELOPE})
+
+    def has_shape(self, command: Mapping[str, Any]) -> bool:
+        """The common case of ``shape_errors``, found quickly: every field present with exactly its declared type and
+        no field the kind does not declare. False tells nothing yet: ``shape_errors`` then says what is wrong, if
+        anything (a field whose type is a tuple of types is only ever checked there)."""
+        get = command.get
+        for name, type_ in self.fields.items():
+            if type(get(name)) is not type_:
+                return False
+        if not command.keys() <= self.known:
+            return False
+        return all(name not in command or type(command[name]) is type_ for name, type_ in self.optional.items())
+
+    def shape_errors(self, command: Mapping[str, Any]) -> dict[str, list[str]]:
+        """How ``command`` misses the shape this kind declares, by field (empty when it has that shape): a required
+        field missing or of another type, an optional one of another type, a field the kind does not declare. The
+        values themselves are the rules' to judge (a seat that is not at the table, a card that is not yours)."""
+        errors: dict[str, list[str]] = {}
+        for name, type_ in self.fields.items():
+            value = command.get(name, _ABSENT)
+            if type(value) is not type_ and not is_of(value, type_):
+                errors[name] = [MISSING if value is _ABSENT else not_valid(type_)]
+        known, optional = self.known, self.optional
+        for name in command:
+            if name not in known:
+                errors[name] = [UNKNOWN]
+            elif name in optional and not is_of(command[name], optional[name]):
+                errors[name] = [not_valid(optional[name])]
+        return errors
 
 
 class Registry:

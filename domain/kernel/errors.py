@@ -27,9 +27,17 @@ class IllegalCommand(DomainError):
 
 
 class MalformedCommand(DomainError):
-    """A command that is not of any shape the ruleset understands (HTTP 400 later)."""
+    """A command that is not of any shape the ruleset understands (HTTP 400 later); ``errors``: what is wrong with
+    it, by field, where the fault lies in its fields."""
 
     status = "malformed"
+
+    def __init__(self, message: str, *, rule: str | None = None, errors: dict[str, list[str]] | None = None):
+        super().__init__(message, rule=rule)
+        self.errors = errors or {}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), **({"errors": self.errors} if self.errors else {})}
 
 
 class NotYourTurn(IllegalCommand):

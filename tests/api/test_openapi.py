@@ -336,6 +336,34 @@ def test_the_server_refuses_a_seat_the_document_refuses(sqlite_app, body, valid)
     assert r.status_code == (201 if valid else 400), r.get_json()
 
 
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"type": "declare", "action": "war", "target": "2"}, "target"),
+        ({"type": "declare", "action": "war", "target": 1.5}, "target"),
+        ({"type": "declare", "action": "war", "target": [2]}, "target"),
+        ({"type": "declare", "action": "war", "target": True}, "target"),
+        ({"type": "declare", "action": "library", "sanctions": "x"}, "sanctions"),
+        ({"type": "declare", "action": "temple", "card": 5, "recipient": 2}, "card"),
+        ({"type": "declare", "action": "recruit", "foo": 1}, "foo"),
+        ({"type": "declare", "action": 7}, "action"),
+        ({"type": "undo", "answer": "claim"}, "window"),
+    ],
+)
+def test_a_command_of_another_shape_than_its_type_declares_is_a_400_naming_the_field(sqlite_app, body, field):
+    """A client's mistake (a field of the wrong type, one the type does not have, one missing) is a 400 with the
+    field in ``errors``, as the document's schema of the type says, whoever sends it: never a 422 "illegal by the
+    rules", and never a 403 for a seat that is not asked, which would hide the mistake."""
+    assert not _validator("CommandIn").is_valid(body), body
+    api = Api(sqlite_app.test_client())
+    gid, host, tokens = api.new_game(["human", "human", "random"], reaction_seconds=0, setup={"first_player": 0})
+    api.start(gid, host)
+    for token in (tokens[0], tokens[1]):  # the seat asked to declare, and a seat asked nothing
+        r = api.post(gid, token, body)
+        assert r.status_code == 400, r.get_json()
+        assert list(r.get_json()["errors"]) == [field] and field in r.get_json()["detail"]
+
+
 def test_the_server_refuses_a_command_envelope_the_document_refuses(sqlite_app):
     api = Api(sqlite_app.test_client())
     gid, host, tokens = api.new_game(["human", "random", "random"], reaction_seconds=0, setup={"first_player": 0})
