@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 
 from aegis.api import branches, disputes, games, jsonio, limits, openapi, players, problems, replays, stream
 from aegis.api.schemas import HealthOut
@@ -14,8 +14,14 @@ from aegis.replay.disputes import Disputes
 from aegis.replay.replays import Replays
 from aegis.service import store_health
 from aegis.service.deadlines import DeadlineKeeper
+from aegis.service.errors import BadRequest
 from aegis.service.games import GameService
 from aegis.service.settings import Settings, load
+
+TOKEN_IN_URL = (
+    "a token in the URL is written to access logs, so the service refuses ?token=: send it as "
+    "'Authorization: Bearer <token>'"
+)
 
 
 def create_app(settings: Settings | None = None, *, service: GameService | None = None, background: bool = True) -> Flask:
@@ -56,6 +62,14 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     app.register_blueprint(disputes.bp)
     app.register_blueprint(openapi.bp)
     limits.install(app, svc.settings)  # per-client limits on creating games, taking seats, dispute posts
+
+    @app.before_request
+    def _no_token_in_url() -> None:
+        """No route takes a token in its query: one given there would be ignored (a seat's view answered as a
+        spectator's, silently) and written to the access log. The stream refuses it itself, saying how to get a
+        ticket instead (``api/sse.py``), on whichever server holds it."""
+        if "token" in request.args and request.path.startswith("/api/") and request.endpoint != "stream.stream":
+            raise BadRequest(TOKEN_IN_URL, kind="token-in-url")
 
     @app.get("/healthz")
     def healthz() -> Response:

@@ -39,7 +39,8 @@ def _json(name: str) -> dict[str, Any]:
 def _problems(*codes: int, store: bool = True) -> dict[str, Any]:
     """The refusals of an operation; ``store``: it reads or writes the event store, so 503 too."""
     text = {
-        400: "malformed body or query (also a body that is not JSON or nests more than 16 levels)",
+        400: "malformed body or query (also a body that is not JSON or nests more than 16 levels, and a token in the "
+        "URL: ?token= is refused everywhere, as it would be written to access logs)",
         413: "the body is larger than AEGIS_MAX_BODY bytes",
         401: "missing or unknown token (or stream ticket: malformed, altered, another game's or seat's, expired)",
         403: "not your seat, or not your prompt, or the host token where a seat token is needed",
@@ -167,7 +168,7 @@ PATHS: dict[str, dict[str, Any]] = {
                     "description": "your view",
                     **_json("ViewOut"),
                 },
-                **_problems(401, 404),
+                **_problems(400, 401, 403, 404),
             },
         }
     },
@@ -208,7 +209,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "summary": "Events after a seq, as you may see them",
             "parameters": [GAME_ID, {"in": "query", "schema": "EventsQuery"}],
             "security": OPTIONAL_BEARER,
-            "responses": {"200": {"description": "events", **_json("EventsOut")}, **_problems(400, 401, 404)},
+            "responses": {"200": {"description": "events", **_json("EventsOut")}, **_problems(400, 401, 403, 404)},
         }
     },
     "/api/games/{gid}/stream": {
@@ -256,7 +257,7 @@ PATHS: dict[str, dict[str, Any]] = {
                     "description": STREAM_FRAMES,
                     "content": {"text/event-stream": {"schema": {"type": "string"}, "example": STREAM_EXAMPLE}},
                 },
-                **_problems(400, 413, 401, 404),
+                **_problems(400, 413, 401, 403, 404),
                 **_rate_limited("AEGIS_STREAMS_PER_CLIENT: open streams at once, per server process"),
             },
         }
@@ -331,7 +332,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "operationId": "verify_game",
             "summary": "Replay a finished game from its revealed seed and recorded commands; compare every event",
             "parameters": [GAME_ID],
-            "responses": {"200": {"description": "the verdict", **_json("VerifyOut")}, **_problems(404, 409)},
+            "responses": {"200": {"description": "the verdict", **_json("VerifyOut")}, **_problems(400, 404, 409)},
         }
     },
     "/api/games/{gid}/export": {
@@ -344,7 +345,7 @@ PATHS: dict[str, dict[str, Any]] = {
                     "description": "one JSON object per line",
                     "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
                 },
-                **_problems(404, 409),
+                **_problems(400, 404, 409),
             },
         }
     },
@@ -410,7 +411,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "summary": "A dispute: its text, the audit of its step as you may know it, comments, votes, verdict",
             "parameters": [DISPUTE_ID],
             "security": OPTIONAL_BEARER,
-            "responses": {"200": {"description": "the dispute", **_json("DisputeOut")}, **_problems(401, 404)},
+            "responses": {"200": {"description": "the dispute", **_json("DisputeOut")}, **_problems(400, 401, 404)},
         }
     },
     "/api/disputes/{did}/comments": {
@@ -479,7 +480,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "operationId": "get_player",
             "summary": "A registered player: rating, games, wins, draws, losses and statistics (finished games only)",
             "parameters": [PLAYER_NAME],
-            "responses": {"200": {"description": "the record", **_json("PlayerOut")}, **_problems(404)},
+            "responses": {"200": {"description": "the record", **_json("PlayerOut")}, **_problems(400, 404)},
         }
     },
     "/api/players/{name}/stats": {
@@ -487,7 +488,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "operationId": "get_player_stats",
             "summary": "A registered player's statistics, each named for what it counts (finished games only)",
             "parameters": [PLAYER_NAME],
-            "responses": {"200": {"description": "the counts", **_json("StatsOut")}, **_problems(404)},
+            "responses": {"200": {"description": "the counts", **_json("StatsOut")}, **_problems(400, 404)},
         }
     },
     "/api/players/{name}/games": {
@@ -500,7 +501,7 @@ PATHS: dict[str, dict[str, Any]] = {
                     "description": "one JSON object (PlayerGameOut) per line",
                     "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
                 },
-                **_problems(404),
+                **_problems(400, 404),
             },
         }
     },

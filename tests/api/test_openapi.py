@@ -61,6 +61,21 @@ def test_the_stream_ticket_route_is_documented_and_the_stream_takes_no_token_in_
     assert "ticket" in params and "token" not in params
 
 
+def test_the_refusals_a_reader_may_meet_are_documented(sqlite_app):
+    """Every API operation may answer 400 (a token in the URL is refused everywhere); the host token on a view, the
+    events or a stream is a 403 (the host watches without a token)."""
+    doc = sqlite_app.test_client().get("/api/openapi.json").get_json()
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            assert not path.startswith("/api/") or "400" in op["responses"], (method, path)
+    api = Api(sqlite_app.test_client())
+    gid, host, _ = api.new_game(["human", "random", "random"])
+    api.start(gid, host)
+    for path in ("view", "events", "stream"):
+        assert "403" in doc["paths"][f"/api/games/{{gid}}/{path}"]["get"]["responses"]
+        assert api.c.get(f"/api/games/{gid}/{path}", headers=api.auth(host)).status_code == 403
+
+
 def test_the_docs_page_is_served(sqlite_app):
     page = sqlite_app.test_client().get("/api/docs")
     assert page.status_code == 200 and page.mimetype == "text/html"
