@@ -42,7 +42,7 @@ from aegis.service.event_json import EventJSON
 from aegis.service.group_commit import GroupCommit
 from aegis.service.players import Registry, is_player_key
 from aegis.service.postgres import creating
-from aegis.service.rulesets import ruleset_named
+from aegis.service.rulesets import BOT_NAMES, ruleset_named
 from aegis.service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
 from aegis.service.snapshots import SnapshotCompressor, Snapshotter, crossed
 from aegis.service.store_health import WriteHealth
@@ -402,6 +402,8 @@ class GameService:
             if label is not None and names.key(label) != names.key(player):
                 raise BadRequest(f"this player key belongs to {player!r}, not {label!r}; leave 'name' out to sit as {player!r}")
             label = player
+        elif label is not None and names.given_by_the_service(label, BOT_NAMES):
+            raise names.service_name_refusal(label)
         elif label is not None and (owner := self.players.find(label)) is not None:
             raise Conflict(
                 f"{label!r} is the registered player {owner.name!r}'s name: take the seat with that player's key "

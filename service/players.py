@@ -17,6 +17,7 @@ from eventsourcing.persistence import IntegrityError
 
 from aegis.service import names, tokens
 from aegis.service.errors import BadRequest, Conflict, Unauthorized
+from aegis.service.rulesets import BOT_NAMES
 from aegis.service.topics import register_legacy
 
 NAMESPACE = UUID("0b6f3d55-6a1f-4f0e-9d6e-5c2f1f7b9a41")
@@ -63,6 +64,13 @@ class Registry:
         name = names.normal(raw_name)
         if "/" in name:
             raise BadRequest("a registered name has no '/': it is part of the player's address (/api/players/<name>)")
+        if name in (".", ".."):  # a path's dot segment: clients and browsers resolve /api/players/.. to /api/
+            raise BadRequest(
+                f"a registered name is not {name!r}: in the player's address (/api/players/<name>) it would be read as "
+                "a step of the path"
+            )
+        if names.given_by_the_service(name, BOT_NAMES):
+            raise names.service_name_refusal(name)
         found = self.find(name)
         if found is not None:
             raise Conflict(f"the name {name!r} is already registered (as {found.name!r})", kind="name-taken")

@@ -50,6 +50,11 @@ def test_registering_gives_a_key_once_and_a_name_only_once(sqlite_app):
         ("a\u2066b", "U+2066"),
         ("x" * 41, "at most 40"),
         ("a/b", "'/'"),
+        ("..", "step of the path"),  # /api/players/.. is /api/ to curl and browsers
+        (".", "step of the path"),
+        ("Cautious bot 2", "the service gives its own seats"),  # a person would pass for a bot
+        ("random  BOT 10", "the service gives its own seats"),
+        ("Seat 3", "the service gives its own seats"),
     ],
 )
 def test_bad_names_are_refused_with_a_reason(sqlite_app, name, why):
@@ -57,8 +62,15 @@ def test_bad_names_are_refused_with_a_reason(sqlite_app, name, why):
     problem = register(api, name, expect=400)
     assert problem["type"].endswith(("bad-name", "malformed")) and why in problem["detail"]
     gid = api.create(seats=3)["id"]
-    if "/" not in name:  # a guest's name follows the same rules ('/' is only kept out of registered names)
-        assert why in sit(api, gid, name=name, expect=400)["detail"]
+    if "step of the path" not in why and "/" not in name:  # a guest's name follows the same rules, but for the
+        assert why in sit(api, gid, name=name, expect=400)["detail"]  # address's ('/', '.', '..': registered only)
+
+
+@pytest.mark.parametrize("name", ["Clever bot 2", "Random bots 2", "Random bot", "Seat", "Seat 3b", "...", "Bot 1"])
+def test_names_like_the_services_own_but_not_of_its_form_are_taken(sqlite_app, name):
+    api = Api(sqlite_app.test_client())
+    assert sit(api, api.create(seats=3)["id"], name=name.upper())["seat"] == 0  # a guest (before the name is registered)
+    assert register(api, name)["name"] == name
 
 
 def test_names_are_kept_in_nfc_and_unique_within_a_game(sqlite_app):
@@ -69,7 +81,7 @@ def test_names_are_kept_in_nfc_and_unique_within_a_game(sqlite_app):
     assert view["seats"][0]["name"] == "René" and view["seats"][0]["guest"] is True
     assert sit(api, gid, name="RENÉ", expect=409)["type"].endswith("name-taken")
     sit(api, gid, bot="random")
-    assert sit(api, gid, name="random BOT 1", expect=409)["status"] == 409  # the bot's name is taken too
+    assert "gives its own seats" in sit(api, gid, name="random BOT 1", expect=400)["detail"]  # a bot's, never a person's
 
 
 def test_a_player_key_seats_its_player_and_guests_cannot_take_a_registered_name(sqlite_app):
