@@ -92,6 +92,7 @@ class DisputeOut(Schema):
     as_ = fields.Raw(
         required=True,
         data_key="as",
+        attribute="as",
         metadata={
             **PERSPECTIVE,
             "description": "whose knowledge the audit shows: until the game is over your seat's (with its seat token) "

@@ -511,7 +511,7 @@ class OddsOut(Schema):
         validate=validate.Range(min=0, max=1),
         metadata={"description": "P(the claimant held the claimed card), as the perspective knew it at this step"},
     )
-    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
+    as_ = fields.Raw(required=True, data_key="as", attribute="as", metadata=PERSPECTIVE)
     held = fields.Boolean(required=True, metadata={"description": "whether the claimant truly held it"})
 
 
@@ -519,7 +519,7 @@ class ReplayOut(Schema):
     id = fields.String(required=True)
     step = fields.Integer(required=True)
     steps = fields.Integer(required=True)
-    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
+    as_ = fields.Raw(required=True, data_key="as", attribute="as", metadata=PERSPECTIVE)
     seats = fields.List(fields.Nested(SeatInfoOut), required=True)
     rigged = fields.Boolean(required=True)
     table = Documented(
@@ -694,7 +694,7 @@ class ReviewOut(Schema):
     (README, "Odds and the review")."""
 
     id = fields.String(required=True)
-    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
+    as_ = fields.Raw(required=True, data_key="as", attribute="as", metadata=PERSPECTIVE)
     steps = fields.Integer(required=True)
     players = fields.List(fields.Nested(ReviewPlayerOut), required=True)
 
@@ -708,7 +708,7 @@ class TimelineItemOut(Schema):
 
 class TimelineOut(Schema):
     id = fields.String(required=True)
-    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
+    as_ = fields.Raw(required=True, data_key="as", attribute="as", metadata=PERSPECTIVE)
     steps = fields.Integer(required=True)
     events = fields.List(fields.Nested(TimelineItemOut), required=True)
 
@@ -742,7 +742,7 @@ class AuditOut(Schema):
 
     id = fields.String(required=True)
     step = fields.Integer(required=True)
-    as_ = fields.Raw(required=True, data_key="as", metadata=PERSPECTIVE)
+    as_ = fields.Raw(required=True, data_key="as", attribute="as", metadata=PERSPECTIVE)
     finished = fields.Boolean(required=True)
     declared = fields.Dict(required=True)
     claimant = fields.Dict(required=True)

@@ -198,7 +198,7 @@ class Disputes:
             "by": dispute.by,
             "text": dispute.text,
             "opened_at": dispute.opened_at,
-            "as_": who,
+            "as": who,
             "audit": audit,
             "comments": dispute.comments,
             "votes": dispute.votes,

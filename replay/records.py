@@ -206,7 +206,7 @@ def audit_of(service: GameService, game: Game, log: list[dict[str, Any]], step: 
         )
     except DomainError as err:
         raise from_domain(err) from None
-    return {"id": str(game_id), "step": step, "as_": who, "finished": game.finished_seq is not None, **facts}
+    return {"id": str(game_id), "step": step, "as": who, "finished": game.finished_seq is not None, **facts}
 
 
 def _accepted(service: GameService, game_id: UUID) -> dict[int, dict[str, Any]]:

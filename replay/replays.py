@@ -73,7 +73,7 @@ class Replays:
             "id": str(game.id),
             "step": n,
             "steps": replay.steps,
-            "as_": who,
+            "as": who,
             "seats": [{"seat": s["seat"], "name": s["name"], "bot": s["bot"]} for s in game.seats],
             "rigged": game.rigged,
             "table": rules.view(state, who),
@@ -103,7 +103,7 @@ class Replays:
             seen = self._redacted(game, e, who)
             void = any(lo <= e["seq"] <= hi for lo, hi in undone)
             items.append({"seq": e["seq"], "type": e["type"], "text": rules.narrate(seen, names), "undone": void})
-        return {"id": str(game.id), "as_": who, "steps": len(log), "events": items}
+        return {"id": str(game.id), "as": who, "steps": len(log), "events": items}
 
     @staticmethod
     def _redacted(game: Game, event: dict[str, Any], who: Perspective) -> dict[str, Any]:

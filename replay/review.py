@@ -35,7 +35,7 @@ def review_of(
     names = [s["name"] for s in game.seats]
     return {
         "id": str(game.id),
-        "as_": who,
+        "as": who,
         "steps": len(log),
         "players": [{"name": names[p["seat"]], **p} for p in found["players"]],
     }

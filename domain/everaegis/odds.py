@@ -126,6 +126,6 @@ def odds(state: GameState, event: dict[str, Any], perspective: Perspective) -> d
         "claim": claim,
         "about": about,
         "probability": float(p),
-        "as_": perspective,
+        "as": perspective,
         "held": state.holds(claimant, claim),
     }

@@ -182,7 +182,7 @@ class Ruleset(Protocol):
 
     def odds(self, state: Any, event: dict[str, Any], perspective: Perspective) -> dict[str, Any] | None:
         """If ``event`` (as stored; ``state``: the state after it) is a claim, its odds as ``perspective`` knew them:
-        ``{"claimant", "claim", "about", "probability" (exact, 0..1), "as_": perspective, "held"}``; else None. Only
+        ``{"claimant", "claim", "about", "probability" (exact, 0..1), "as": perspective, "held"}``; else None. Only
         for a finished game's record: during a game it would be an analysis engine at the table."""
 
     def review(self, config: Any, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective) -> dict[str, Any]:
