@@ -106,8 +106,9 @@ def import_(args: argparse.Namespace) -> int:
     svc = _service()
     try:
         gid = import_lines(svc, lines)
-    except (ServiceError, ValueError, KeyError) as err:
-        return _fail(err)
+    except ServiceError as err:
+        print(f"aegis: cannot import {args.file}: {err.detail}", file=sys.stderr)
+        return 1
     finally:
         svc.close()
     print(f"imported game {gid} ({len(lines) - 1} events)")

@@ -151,30 +151,46 @@ def import_lines(service: GameService, lines: Iterable[str]) -> UUID:
     """Write an exported game into this store, as exported, token hashes null (an export written before they
     were removed has them removed here: a store keeps only hashes of the tokens it issued). Refuses a game
     that is already here."""
-    items = [json.loads(line) for line in lines if line.strip()]
-    if not items or items[0].get("format") != EXPORT_FORMAT:
-        raise BadRequest(f"not an export of format {EXPORT_FORMAT}")
+    items: list[Any] = []
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            try:
+                items.append(json.loads(line))
+            except ValueError as err:
+                raise BadRequest(f"line {number} is not JSON ({err}): this is not a file 'aegis export' wrote") from None
+    if not items or not isinstance(items[0], dict) or items[0].get("format") != EXPORT_FORMAT:
+        raise BadRequest(f"not an export of format {EXPORT_FORMAT}: its first line is not the header 'aegis export' writes")
     header, rows = items[0], items[1:]
     if len(rows) != header.get("events"):
         raise BadRequest(f"the export announces {header.get('events')} events but holds {len(rows)}")
-    game_id = UUID(header["game"])
+    try:
+        game_id = UUID(str(header.get("game")))
+    except ValueError:
+        raise BadRequest(f"the export's header names no game id ('game': {header.get('game')!r})") from None
     if service.store.recorder.select_events(game_id, limit=1):
         raise Conflict(f"game {game_id} is already in this store")
-    if not all(isinstance(r, dict) and isinstance(r.get("state"), dict) for r in rows):
-        raise BadRequest("an exported event is not an object with a state object")
-    stored = [
-        StoredEvent(
-            originator_id=UUID(r["originator_id"]),
-            originator_version=int(r["originator_version"]),
-            topic=r["topic"],
-            state=json.dumps(without_secrets(r["state"]), separators=(",", ":")).encode(),
-        )
-        for r in rows
-    ]
+    stored = [_exported_event(number, row) for number, row in enumerate(rows, 2)]
     if any(s.originator_id != game_id for s in stored):
         raise BadRequest("an exported event belongs to another game")
     service.store.recorder.insert_events(stored)
     return game_id
+
+
+def _exported_event(line: int, row: Any) -> StoredEvent:
+    """An exported event (on ``line`` of the file) as the store keeps it; a malformed one is refused, naming the line."""
+    if not isinstance(row, dict) or not isinstance(row.get("state"), dict):
+        raise BadRequest(f"line {line}: an exported event is an object with a 'state' object")
+    try:
+        return StoredEvent(
+            originator_id=UUID(str(row["originator_id"])),
+            originator_version=int(row["originator_version"]),
+            topic=str(row["topic"]),
+            state=json.dumps(without_secrets(row["state"]), separators=(",", ":")).encode(),
+        )
+    except KeyError as err:
+        raise BadRequest(f"line {line}: an exported event has no {err.args[0]!r}") from None
+    except (TypeError, ValueError) as err:
+        raise BadRequest(f"line {line}: an exported event is malformed ({err})") from None
 
 
 # ----- audit -----

@@ -171,6 +171,33 @@ def test_the_command_line_exports_imports_and_verifies(sqlite_app, tmp_path, sql
     assert missing.returncode == 1 and "no game" in missing.stderr
 
 
+def _with_line(lines: list[str], index: int, row: dict) -> str:
+    return "\n".join([*lines[:index], json.dumps(row), *lines[index + 1 :]])
+
+
+def test_a_file_that_is_no_export_is_refused_saying_what_is_wrong_and_where(sqlite_app, tmp_path, sqlite_env):
+    _, gid, _ = _finished(sqlite_app, seed="broken")
+    lines = sqlite_app.test_client().get(f"/api/games/{gid}/export").get_data(as_text=True).splitlines()
+    row = json.loads(lines[3])
+    target = {**clean_env(), "SQLITE_DBNAME": str(tmp_path / "other.sqlite")}
+    for name, text, words in [
+        ("garbage.ndjson", "garbage\n", "line 1 is not JSON"),
+        ("list.ndjson", "[1, 2]\n", "not the header 'aegis export' writes"),
+        ("cut.ndjson", "\n".join(lines[:-1]), f"announces {len(lines) - 1} events but holds {len(lines) - 2}"),
+        ("nokey.ndjson", _with_line(lines, 3, {k: row[k] for k in row if k != "topic"}), "line 4: an exported event has no"),
+        ("badid.ndjson", _with_line(lines, 3, {**row, "originator_id": "x"}), "line 4: an exported event is malformed"),
+    ]:
+        path = tmp_path / name
+        path.write_text(text)
+        refused = subprocess.run(aegis("import", str(path)), env=target, capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 1 and f"cannot import {path}: " in refused.stderr and words in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.stderr
+    whole = tmp_path / "whole.ndjson"
+    whole.write_text("\n".join(lines))
+    imported = subprocess.run(aegis("import", str(whole)), env=target, capture_output=True, text=True, timeout=60)
+    assert imported.returncode == 0, imported.stderr  # the refusals wrote nothing: the game was not there half-imported
+
+
 def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
     """Fred bluffs the Treasury; Sally passes; Jeff lets the deadline pass. The audit shows what Fred held
     (once the game is over), every answer with its time, and that Jeff could have claimed an undo until
