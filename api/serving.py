@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl
 
 from flask import Flask
 
-from aegis.api import jsonio, problems, sse
+from aegis.api import jsonio, log_masking, problems, sse
 from aegis.api.hub import Hub
 from aegis.api.wsgi_bridge import WsgiBridge
 from aegis.domain.kernel.redaction import Perspective
@@ -59,6 +59,7 @@ class Server:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                log_masking.install()  # the server has set its loggers up by now
                 await self.hub.start()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":

@@ -5,6 +5,7 @@
 Each worker builds its own app from the environment (see the README for the variables).
 """
 
-from aegis.api import create_app
+from aegis.api import create_app, log_masking
 
 app = create_app()
+log_masking.install()  # gunicorn's access log (when it writes one) masks a token in a URL

@@ -22,11 +22,12 @@ def run(args: argparse.Namespace) -> int:
     if args.server == "asgi":
         return _uvicorn(args) if args.workers == 0 else _gunicorn(args, asgi=True)
     if args.workers == 0:
-        from aegis.api import create_app
+        from aegis.api import create_app, log_masking
 
         app = create_app()
         settings = app.extensions["aegis"].settings
         print(f"aegis: serving on http://{args.host}:{args.port} (store: {settings.persistence})", flush=True)
+        log_masking.install()
         app.run(host=args.host, port=args.port, threaded=True, use_reloader=False)
         return 0
     return _gunicorn(args, asgi=False)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,6 +90,12 @@ def test_no_token_reaches_the_servers_log_while_a_ticket_stream_plays(server):
         received += _frames_through(frames, answer["seq"])
     stream.close()
     assert moves >= 3
+    for path in ("view", "stream"):  # a client that puts its token in the URL is refused, and the log masks it
+        try:
+            urllib.request.urlopen(f"{url}/api/games/{gid}/{path}?token={ben}&views=0", timeout=30)
+            raise AssertionError(f"?token= on {path} was not refused")
+        except urllib.error.HTTPError as refused:
+            assert refused.code == 400 and "token-in-url" in refused.read().decode()
     log = _call(url, "GET", f"/api/games/{gid}/events?after={view['data']['seq']}&limit=5000", token=ann)["events"]
     assert [int(f["id"]) for f in received] == [e["seq"] for e in log][: len(received)]
     assert received and int(received[-1]["id"]) >= answer["seq"]  # every event to the last move, as Ann may see it
@@ -101,6 +108,7 @@ def test_no_token_reaches_the_servers_log_while_a_ticket_stream_plays(server):
     if WRITES_ACCESS_LOG[name]:
         assert f"/api/games/{gid}/stream?ticket=v1.0." in text, text[-3000:]  # the query string is in the log
         assert f"POST /api/games/{gid}/commands" in text
+        assert f"/api/games/{gid}/view?token=<hidden>&views=0" in text, text[-3000:]  # logged, its token masked
     else:
         assert f"/api/games/{gid}/" not in text, text[-3000:]  # no access log at all
     for secret in (host, ann, ben):
