@@ -442,13 +442,18 @@ def describe_plan(s: GameState, act: Any, reader: int | None = None) -> str:
     if act.action == "temple":
         owner = s.owner_of(plan["card"])
         card = s.players[owner].card(plan["card"]) if owner is not None else None
-        what = f"{whose(owner)} revealed {card.name}" if owner is not None and card is not None else "a revealed card"
-        return f"give {what} to {who(plan['recipient'])} (R46)"
+        recipient = plan["recipient"]
+        if owner is None or card is None:
+            return f"give a revealed card to {who(recipient)}, then SANCTION {whose(recipient)} action that matches it (R46)"
+        then = f"then SANCTION {whose(recipient)} {card.name}"
+        if card.name.lower() in s.players[recipient].sanctions:
+            then = f"{whose(recipient)} {card.name} is SANCTIONED already: no second SANCTION (A19)"
+        return f"give {whose(owner)} revealed {card.name} to {who(recipient)}, {then} (R46)"
     if act.action == "mason":
         if "give_wall" in plan:
-            return f"give the WALL to {who(plan['give_wall'])} (R50)"
+            return f"give the WALL to {who(plan['give_wall'])} (R47)"
         refs = plan.get("discard", [])
-        return "discard " + (" and ".join(item_label(s, r) for r in refs) or "nothing") + " (R50)"
+        return "discard " + (" and ".join(item_label(s, r) for r in refs) or "nothing") + " (R47)"
     if act.action == "library":
         if "treaty" in plan:
             held = f", taken from {who(s.items.treaty)}" if s.items.treaty is not None and s.items.treaty != d else ""

@@ -11,6 +11,7 @@ from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.cards import card_accepts, card_options, own_card, reveal
 from aegis.domain.everaegis.catalog import BUILDINGS
 from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.events.setup import STOCK
 from aegis.domain.everaegis.leaders import begin_selection, choose_dictator
 from aegis.domain.everaegis.mob import own_card as mob_card
 from aegis.domain.everaegis.overlord import first_player_after_overlord
@@ -25,7 +26,6 @@ DECK_YEARS = 2  # R16
 
 
 ESTATES_PER_YEAR = 2  # R15
-STOCK = "hands"  # a rigged setup's hands, dealt at once face down: held like a year, but only its size is public
 ESTATE_LABEL = "estate cards"  # a year's estate cards are counted, never named: nobody peeked (R15, A53)
 
 

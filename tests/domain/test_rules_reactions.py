@@ -217,8 +217,12 @@ def test_r96_a_discarded_card_gets_a_new_id_in_the_deck():
 
 def test_r46_temple_moves_a_revealed_card_and_sanctions_the_matching_action():
     rig = {"deck": ["Mason"], "hands": {"1": [{"name": "Library", "revealed": True}]}}
-    t = Table(4, rig=rig)
+    t = Table(4, rig=rig, names=["Ann", "Ben", "Cat", "Dan"])
     t.declare(0, "temple", card=t.card(1, "Library"), recipient=2)
+    # the reaction prompts say all the claim would do, to whom: the SANCTION the recipient gets too
+    does = {seat: next(p for p in t.prompts(seat) if p.kind == "react").about["does"] for seat in (1, 2)}
+    assert does[2] == "give Ben's revealed Library to you, then SANCTION your Library (R46)"
+    assert does[1] == "give your revealed Library to Cat, then SANCTION Cat's Library (R46)"
     t.pass_all()
     moved = t.of("CardMoved")[-1]
     assert (moved.from_seat, moved.to_seat, moved.name) == (1, 2, "Library")
@@ -230,6 +234,9 @@ def test_a19_temple_does_not_add_a_second_sanction():
     rig = {"deck": ["Mason"], "hands": {"1": [{"name": "Library", "revealed": True}]}, "sanctions": {"2": ["library"]}}
     t = Table(4, rig=rig)
     t.declare(0, "temple", card=t.card(1, "Library"), recipient=2)
+    assert "your Library is SANCTIONED already: no second SANCTION (A19)" in next(
+        p for p in t.prompts(2) if p.kind == "react"
+    ).about["does"]
     t.pass_all()
     assert t.of("SanctionNotPlaced")[-1].reason.startswith("already sanctioned")
     assert t.state.players[2].sanctions == ["library"]

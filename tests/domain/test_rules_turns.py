@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from aegis.domain.everaegis.config import make_config
+from aegis.domain.everaegis.narration import narrate
 from aegis.domain.kernel.errors import MalformedCommand, NotYourTurn
 from tests.helpers import Table
 
@@ -175,6 +176,14 @@ def test_r162_simpleton_setup():
     assert t.of("SetupDealt")[0].cards_each == 0
     assert {p.soldiers for p in t.state.players} == {3}
     assert t.state.card_count() == 30
+    assert narrate(formed.to_dict(), t.config.names) == "5 years are formed and shuffled"
+
+
+def test_a_rigged_tables_hands_are_dealt_from_a_stock_the_narration_does_not_count_as_a_year():
+    t = Table(3, rig={"deck": [], "hands": {"0": ["Mason"], "1": ["Mason"], "2": ["Laboratory"]}})
+    formed = t.of("YearsFormed")[0]
+    assert formed.years[0]["year"] == "hands" and len(formed.years) == 6  # the stock, then 5 years
+    assert narrate(formed.to_dict(), t.config.names) == "5 years are formed and shuffled"
 
 
 def test_r164_quick_game_three_cards_ten_soldiers_and_a_reveal_each():

@@ -47,6 +47,9 @@ def _narrate_game_started(e: dict[str, Any], who: Who) -> str:
     return "The game begins; the seed's commitment is published"
 
 
+STOCK = "hands"  # a rigged setup's hands, dealt at once face down: held like a year, but only its size is public
+
+
 @event
 class YearsFormed(Event):
     """The years are made (R14, R162); their counts per building are public (A53), their order is not."""
@@ -65,7 +68,8 @@ def _evolve_years_formed(s: GameState, e: YearsFormed) -> None:
 
 @narrator(YearsFormed)
 def _narrate_years_formed(e: dict[str, Any], who: Who) -> str:
-    return f"{len(e.get('years', []))} years are formed and shuffled"
+    years = [y for y in e.get("years", []) if y.get("year") != STOCK]  # a rigged table's hands are held as one: no year
+    return f"{len(years)} years are formed and shuffled"
 
 
 @event
