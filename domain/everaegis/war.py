@@ -79,7 +79,8 @@ def war_step(ctx: Ctx) -> bool:
         change_soldiers(ctx, a, -a_loss, "war casualties (R84)")
         change_soldiers(ctx, d, -d_loss, "war casualties (R84)")
         ctx.emit(ev.WarEnded(attacker=a, defender=d, winner=war.winner))
-        ctx.emit(ev.ActionCompleted(seat=act.declarer, action="war", outcome=f"seat {war.winner} won the war"))
+        assert war.winner is not None
+        ctx.emit(ev.ActionCompleted(seat=act.declarer, action="war", outcome=f"{s.players[war.winner].name} won the war"))
         return True
     raise AssertionError(f"war stage {war.stage}")  # pragma: no cover
 

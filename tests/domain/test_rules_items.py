@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from aegis.domain.everaegis.catalog import ACTIONS
+from aegis.domain.everaegis.narration import narrate
 from aegis.domain.kernel.errors import IllegalCommand, NotYourTurn
 from tests.helpers import Table, offered
 
@@ -137,6 +138,7 @@ def test_r71_mason_pierces_nobody_is_offered_a_guard_but_anyone_may_call():
     """R71: Mason cannot be guarded, even by the WALL holder whose WALL it discards; it is a claim, so it can be called."""
     t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Mason"], "1": ["Mason"]}, "wall": 1})
     t.declare(0, "mason", discard=["WALL"])
+    assert next(p for p in t.prompts(2) if p.kind == "react").about["does"].endswith("(R47)")  # Mason's rule
     w = t.state.calls.window
     assert w is not None and w.claim == "Mason" and w.asked == [1, 2, 3]
     for seat in (1, 2, 3):
@@ -669,8 +671,9 @@ def test_a14_war_and_unaffecting_actions_cannot_be_guarded_with_the_wall():
 def test_r81_a14_the_wall_counts_5_for_the_defender_in_battle_only():
     """R81, A14 ruling: defender seat 1 (3 soldiers + WALL = 8) beats attacker seat 0 (7); casualties use the real
     soldiers: seat 0 loses ceil(7/2)=4, seat 1 loses ceil(3/2)=2 (R84). The winning defender keeps the WALL."""
-    t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Mason"]}, "soldiers": {"0": 7, "1": 3}, "wall": 1})
+    t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Mason"]}, "soldiers": {"0": 7, "1": 3}, "wall": 1}, names=list("ABCD"))
     new = t.declare(0, "war", target=1)
+    assert narrate(t.of("ActionCompleted", new)[0].to_dict(), list("ABCD")) == "A's War: B won the war"  # a name, not a seat
     battle = t.of("WarBattle", new)[0]
     assert (battle.attacker_strength, battle.defender_strength, battle.wall_bonus) == (7, 8, 5)
     assert (battle.winner, battle.loser) == (1, 0)
