@@ -156,7 +156,12 @@ def _note_estate_revealed(s: GameState, seat: int, name: str) -> None:
 def _narrate_card_revealed(e: dict[str, Any], who: Who) -> str:
     if not e.get("full", True):
         return f"{who(e['seat'])} shows {a_card(e)} to prove the claim"
-    why = {"war": " after losing the war", "incorrect call": " for an incorrect call", "eliminated": " on elimination"}
+    why = {
+        "war": " after losing the war",
+        "incorrect call": " for an incorrect call",
+        "eliminated": " on elimination",
+        "bluff exposed": " to answer the call",  # BluffExposed then says what it shows
+    }
     reason = next((v for k, v in why.items() if str(e.get("reason", "")).startswith(k)), "")
     return f"{who(e['seat'])} reveals {a_card(e)}{reason}"
 

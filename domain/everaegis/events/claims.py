@@ -10,7 +10,7 @@ from typing import Any
 
 from aegis.domain.everaegis.catalog import ACTIONS
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
-from aegis.domain.everaegis.events.words import a_card, action_name
+from aegis.domain.everaegis.events.words import action_name
 from aegis.domain.everaegis.state import Act, Challenge, GameState, Guard, UndoPoint, War, Window
 from aegis.domain.kernel.events import Event, event
 
@@ -239,7 +239,7 @@ def _evolve_bluff_exposed(s: GameState, e: BluffExposed) -> None:
 def _narrate_bluff_exposed(e: dict[str, Any], who: Who) -> str:
     if e.get("card") is None:
         return f"{who(e['seat'])} has no card to show: the {e['claim']} claim was a bluff"
-    return f"{who(e['seat'])} reveals {a_card(e)}: the {e['claim']} claim was a bluff"
+    return f"It is no {e['claim']}: {who(e['seat'])}'s {e['claim']} claim was a bluff"  # the card's reveal is narrated before
 
 
 @event
