@@ -449,7 +449,8 @@ function auditParts(audit) {
   });
   parts.push(el("p", { text: answers.length ? "Answers:" : "No answers." }));
   if (answers.length) parts.push(el("ul", { "aria-label": "answers" }, ...answers));
-  if (audit.undo) parts.push(el("p", { text: `An undo could ${audit.undo.possible ? "" : "not "}have been claimed${audit.undo.why ? `: ${audit.undo.why}` : ""}.` }));
+  if (audit.undo && audit.undo.open) parts.push(el("p", { text: `Whether an undo can be claimed is not settled yet: ${audit.undo.why}.` }));
+  else if (audit.undo) parts.push(el("p", { text: `An undo could ${audit.undo.possible ? "" : "not "}have been claimed${audit.undo.why ? `: ${audit.undo.why}` : ""}.` }));
   const followed = (audit.followed || []).map((f) => el("li", {}, el("a", { class: "followed", href: replayUrl(f.seq), "data-seq": f.seq }, `${f.seq}. ${f.text}`)));
   if (followed.length) parts.push(el("p", { text: "What followed:" }), el("ol", { class: "followed-list" }, ...followed));
   return parts;

@@ -93,9 +93,16 @@ def undone(log: list[dict[str, Any]]) -> list[tuple[int, int]]:
 def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> dict[str, Any]:
     """RULINGS "Undo": possible only after a window closed by deadline, for those who had not answered,
     until a card is revealed, gained or put on the deck, or the End Phase begins."""
-    closed = next((e for e in log[start - 1 : end] if e["type"] == "ReactionWindowClosed"), None)
-    if closed is None:
+    span = log[start - 1 : end]
+    if not any(e["type"] == "ReactionWindowOpened" for e in span):
         return {"possible": False, "why": "no reaction window opened for this action"}
+    closed = next((e for e in span if e["type"] == "ReactionWindowClosed"), None)
+    if closed is None:  # the record stops with the window open (a game still on): nothing is settled yet
+        return {
+            "possible": False,
+            "open": True,
+            "why": "its reaction window is still open: an undo may follow only a window its deadline closes",
+        }
     if closed["by"] != "deadline" or not closed.get("timed_out"):
         return {"possible": False, "why": "every asked player answered before the window closed"}
     stop = next((e for e in log[closed["seq"] :] if closes_undo(e)), None)  # the engine's own list

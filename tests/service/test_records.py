@@ -219,7 +219,7 @@ def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
     assert [(a["name"], a["answer"]) for a in during["answers"]] == [("Sally", "pass")]
     assert isinstance(during["answers"][0]["at"], float)
     undo = during["undo"]
-    assert undo["possible"] is True and undo["claimants"] == ["Jeff"] and undo["claimed"] is False
+    assert undo["possible"] is True and undo["claimants"] == ["Jeff"] and undo["claimed"] is False and "open" not in undo
     end_phase = next(e for e in api.events(gid)["events"] if e["type"] == "PhaseBegan" and e["phase"] == "end")
     assert undo["until_step"] == end_phase["seq"]
     assert "Fred claims the Treasury" in [f["text"] for f in during["followed"]]
@@ -227,6 +227,18 @@ def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
     assert as_fred["claimant_held"] == {"cards": ["Laboratory", "Mason"], "holds_claimed_card": False}
     assert c.get(f"/api/games/{gid}/audit?step={declared['seq']}&as=omniscient").status_code == 403
     assert c.get(f"/api/games/{gid}/audit?step=0").status_code == 400
+
+
+def test_an_audit_of_a_claim_whose_window_is_still_open_says_so(sqlite_app):
+    """While the window waits for answers (no deadline), whether an undo may follow is not settled: the audit says
+    the window is open, never that none opened."""
+    api = Api(sqlite_app.test_client())
+    setup = {"deck": ["Mason"], "hands": {"0": ["Laboratory"]}, "first_player": 0}
+    gid, t = api.people(["Fred", "Sally", "Jeff"], reaction_seconds=0, setup=setup)
+    declared = api.post(gid, t["Fred"], {"type": "declare", "action": "treasury"}).get_json()["events"][0]
+    assert api.view(gid)["table"]["window"] is not None
+    undo = sqlite_app.test_client().get(f"/api/games/{gid}/audit?step={declared['seq']}").get_json()["undo"]
+    assert undo["possible"] is False and undo["open"] is True and "still open" in undo["why"]
 
 
 def test_an_audit_where_everyone_answered_allows_no_undo(sqlite_app):
