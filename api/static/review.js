@@ -1,4 +1,6 @@
 // The review page: /review/<game>?as=<seat|spectator|omniscient>[#token=<seat token>]
+// The review opens once the game is over, when every perspective is open to all: no link it makes carries the token
+// (a copied link would hand the seat over; after the game a seat token still opens and votes on disputes).
 "use strict";
 
 const gameId = location.pathname.split("/").filter(Boolean).pop();
@@ -28,11 +30,12 @@ function cell(row, text, className) {
   return td;
 }
 
+const count = (n, word, words = word + "s") => `${n} ${n === 1 ? word : words}`;
 const percent = (p) => (p === null || p === undefined ? "–" : `${(100 * p).toFixed(1)}%`);
 
 function replayLink(step) {
   const a = document.createElement("a");
-  a.href = `/replay/${encodeURIComponent(gameId)}?step=${step}&as=${encodeURIComponent(as)}${location.hash}`;
+  a.href = `/replay/${encodeURIComponent(gameId)}?step=${step}&as=${encodeURIComponent(as)}`;
   a.textContent = String(step);
   a.title = "this step in the replay viewer";
   return a;
@@ -74,9 +77,9 @@ function render(review) {
     const summary = document.createElement("p");
     summary.className = "summary";
     summary.textContent =
-      `${s.claims} claims, ${s.bluffs} bluffs, ${s.bluffs_through} got through · ` +
-      `${s.calls} calls, ${s.calls_right} right, ${s.calls_against_odds} against the odds · ` +
-      `${s.passes} passes, ${s.guards} guards · calibration of calls: mean odds ${percent(c.mean_probability)}, ` +
+      `${count(s.claims, "claim")}, ${count(s.bluffs, "bluff")}, ${s.bluffs_through} got through · ` +
+      `${count(s.calls, "call")}, ${s.calls_right} right, ${s.calls_against_odds} against the odds · ` +
+      `${count(s.passes, "pass", "passes")}, ${count(s.guards, "guard")} · calibration of calls: mean odds ${percent(c.mean_probability)}, ` +
       `held ${percent(c.held_rate)}, Brier ${c.brier === null ? "–" : c.brier.toFixed(3)}`;
     box.append(h, summary);
     if (p.moves.length) {
@@ -108,10 +111,12 @@ function render(review) {
     option.selected = value === String(review.as);
     select.append(option);
   }
-  $("replay-link").href = `/replay/${encodeURIComponent(gameId)}?as=${encodeURIComponent(as)}${location.hash}`;
+  $("replay-link").href = `/replay/${encodeURIComponent(gameId)}?as=${encodeURIComponent(as)}`;
 }
 
 async function load() {
+  $("game-id").textContent = gameId;  // also when the review cannot be shown: which game, and its replay
+  $("replay-link").href = `/replay/${encodeURIComponent(gameId)}?as=${encodeURIComponent(as)}`;
   try {
     showError("");
     render(await api(`/api/games/${encodeURIComponent(gameId)}/review?as=${encodeURIComponent(as)}`));
@@ -122,7 +127,7 @@ async function load() {
 
 $("perspective").addEventListener("change", (e) => {
   as = e.target.value;
-  history.replaceState(null, "", `?as=${encodeURIComponent(as)}${location.hash}`);
+  history.replaceState(null, "", `?as=${encodeURIComponent(as)}`);
   load();
 });
 

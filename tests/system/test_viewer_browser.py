@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -344,6 +345,26 @@ def test_a_claim_shows_its_odds_as_the_perspective_knew_them_and_the_review_is_a
     assert review.is_visible()
     review.click()
     page.wait_for_url(f"**/review/{gid}?as=1")
+    page.close()
+
+
+@SIZES
+def test_the_review_page_links_carry_no_token_and_count_in_words(browser, finished_game, size):
+    """A review opened from a seat's link (#token=...) makes no link that carries the token (a copied step link
+    would hand the seat over); its counts read as words ("1 call", "2 calls"); nothing overflows a phone."""
+    url, gid, _, _ = finished_game
+    page = browser.new_page(viewport=size)
+    page.goto(f"{url}/review/{gid}?as=1#token=seat_not_to_be_copied")
+    page.locator(".player .summary").first.wait_for(state="visible")
+    hrefs = page.eval_on_selector_all("a", "links => links.map(a => a.getAttribute('href'))")
+    assert f"/replay/{gid}?as=1" in hrefs and any("step=" in h for h in hrefs)
+    assert not [h for h in hrefs if "token" in h], hrefs
+    page.select_option("#perspective", "spectator")
+    page.wait_for_function("!location.search.includes('as=1')")
+    assert "token" not in page.evaluate("location.href")  # switching perspective keeps it out of the address too
+    summaries = page.locator(".player .summary").all_text_contents()
+    assert summaries and not [t for t in summaries if re.search(r"\b1 (claims|bluffs|calls|passes|guards)\b", t)]
+    _no_overflow(page)
     page.close()
 
 
