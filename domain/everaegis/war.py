@@ -79,8 +79,9 @@ def war_step(ctx: Ctx) -> bool:
         change_soldiers(ctx, a, -a_loss, "war casualties (R84)")
         change_soldiers(ctx, d, -d_loss, "war casualties (R84)")
         ctx.emit(ev.WarEnded(attacker=a, defender=d, winner=war.winner))
-        assert war.winner is not None
-        ctx.emit(ev.ActionCompleted(seat=act.declarer, action="war", outcome=f"{s.players[war.winner].name} won the war"))
+        # in words, without a name: an event never depends on what the seats are called (a branch seats others)
+        side = "the attacker" if war.winner == a else "the defender"
+        ctx.emit(ev.ActionCompleted(seat=act.declarer, action="war", outcome=f"{side} won the war"))
         return True
     raise AssertionError(f"war stage {war.stage}")  # pragma: no cover
 
