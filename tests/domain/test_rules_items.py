@@ -673,7 +673,7 @@ def test_r81_a14_the_wall_counts_5_for_the_defender_in_battle_only():
     soldiers: seat 0 loses ceil(7/2)=4, seat 1 loses ceil(3/2)=2 (R84). The winning defender keeps the WALL."""
     t = Table(4, rig={"deck": ["Temple"], "hands": {"0": ["Mason"]}, "soldiers": {"0": 7, "1": 3}, "wall": 1}, names=list("ABCD"))
     new = t.declare(0, "war", target=1)
-    assert narrate(t.of("ActionCompleted", new)[0].to_dict(), list("ABCD")) == "A's War: the defender won the war"  # no seat number
+    assert narrate(t.of("ActionCompleted", new)[0].to_dict(), list("ABCD")) == "A's War: the defender won the war"
     battle = t.of("WarBattle", new)[0]
     assert (battle.attacker_strength, battle.defender_strength, battle.wall_bonus) == (7, 8, 5)
     assert (battle.winner, battle.loser) == (1, 0)
