@@ -15,14 +15,21 @@ from __future__ import annotations
 from aegis.domain.kernel.redaction import OMNISCIENT, SPECTATOR, Perspective, reader
 from aegis.service import tokens
 from aegis.service.aggregate import Game
-from aegis.service.errors import BadRequest, Forbidden
+from aegis.service.errors import BadRequest, Forbidden, Unauthorized
 
 
 def looking_as(game: Game, as_: str | None, token: str | None) -> Perspective:
-    """Parse ``as`` (a seat, ``spectator`` or empty, ``omniscient``) and check that the caller may look from there
-    (403 otherwise): the perspective to show the record from."""
+    """Parse ``as`` (a seat, ``spectator``, ``omniscient``, or none) and check that the caller may look from there
+    (403 otherwise): the perspective to show the record from. Without ``as``, a seat's token looks from its seat
+    (as its view does), anyone else as a spectator. A token that is neither one of the game's seats' nor its
+    host's is refused (401), as the view refuses it, rather than taken for no token."""
     finished = game.finished_seq is not None
-    if as_ in (None, "", SPECTATOR):
+    own = tokens.seat_of(game.seats, token)
+    if token and own is None and not tokens.matches(token, game.host_token_hash):
+        raise Unauthorized("unknown token: it is not a seat's or the host's token of this game")
+    if as_ in (None, ""):
+        return SPECTATOR if own is None else own
+    if as_ == SPECTATOR:
         return SPECTATOR
     if as_ == OMNISCIENT:
         if finished or (game.rigged and tokens.matches(token, game.host_token_hash)):
@@ -31,7 +38,7 @@ def looking_as(game: Game, as_: str | None, token: str | None) -> Perspective:
     if not as_.isdigit() or not 0 <= int(as_) < len(game.seats):
         raise BadRequest(f"'as' is a seat (0-{len(game.seats) - 1}), 'spectator' or 'omniscient', not {as_!r}")
     seat = int(as_)
-    if finished or tokens.matches(token, game.seats[seat]["token_hash"]):
+    if finished or own == seat:
         return seat
     raise Forbidden(f"during the game only seat {seat}'s own token may replay what seat {seat} knew")
 

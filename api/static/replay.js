@@ -24,7 +24,7 @@ const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const CLAIM_EVENTS = new Set(["ActionDeclared", "GuardDeclared"]); // the events an audit explains
 
 const state = {
-  as: params.get("as") || "spectator",
+  as: params.get("as") || (token ? "" : "spectator"), // a seat's link without ?as= opens that seat's view (the server's answer says which)
   steps: 0,
   seats: [],
   finished: false, // the game is over: the whole log and branching are offered
@@ -96,7 +96,8 @@ function names(seats) {
 function perspectiveLabel(as) {
   if (as === "spectator" || as === null || as === undefined || as === "") return "a spectator";
   if (as === "omniscient") return "the omniscient";
-  return `${name(Number(as))} (seat ${as})`;
+  const who = name(Number(as));
+  return who === `seat ${as}` ? who : `${who} (seat ${as})`; // before the names are known: "seat 1", once
 }
 
 function replayUrl(step, as = state.as, game = gameId) {
@@ -476,6 +477,10 @@ function showProblem(err) {
     heading = "Nothing to replay here";
     hint = "Check the link: the game may not exist, or may not have started yet.";
     recentGames();
+  } else if (status === 401) {
+    heading = "This link's token is not valid for this game";
+    hint = "A seat's link ends in #token= and the token its seat was given; this one is not a seat's or the host's token of this game. Anyone may watch the game as a spectator.";
+    ways.push(el("li", {}, el("a", { href: `/replay/${enc(gameId)}?as=spectator`, id: "as-spectator" }, "Watch it as a spectator")));
   } else if (status === 403) {
     heading = `Not yet: ${perspectiveLabel(state.as)}'s view of this game is not open to you`;
     hint = "While a game is on, each player may replay it as themself (with their seat's link, ending in #token=…) and anyone may watch it as a spectator; every view opens once the game is over.";

@@ -73,6 +73,12 @@ def test_who_may_look_from_where_during_and_after_a_game(sqlite_app):
     assert c.get(f"/api/games/{gid}/timeline?as=omniscient").status_code == 403
     assert c.get(f"/api/games/{gid}/replay?as=7").status_code == 400
     assert c.get(f"/api/games/{gid}/replay?step=99999").status_code == 400
+    # a seat's token without 'as' looks from its seat, as its view does; a token of nobody here is refused (401),
+    # as the view refuses it, not taken for no token
+    assert c.get(f"/api/games/{gid}/replay", headers=api.auth(tokens[1])).get_json()["as"] == 1
+    assert c.get(f"/api/games/{gid}/replay").get_json()["as"] == "spectator"
+    for path in ("replay?as=0", "replay?as=spectator", "timeline", "view"):
+        assert c.get(f"/api/games/{gid}/{path}", headers=api.auth("seat_bogus")).status_code == 401, path
     api.play_humans(gid, tokens, random.Random(6))
     assert c.get(f"/api/games/{gid}/replay?as=1").status_code == 200
     assert c.get(f"/api/games/{gid}/replay?as=omniscient").status_code == 200

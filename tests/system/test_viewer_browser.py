@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests.api_client import command_of
 from tests.conftest import need_server
 from tests.system.test_serve import ROOT, aegis, clean_env, free_port
 
@@ -348,13 +350,37 @@ def test_a_claim_shows_its_odds_as_the_perspective_knew_them_and_the_review_is_a
     page.close()
 
 
+@pytest.fixture(scope="module")
+def finished_with_token(server):
+    """A finished game in which seat 0 was a person, played over HTTP with its token: (url, game id, the token)."""
+    url, _ = server
+    created = _call(url + "/api/games", "POST", {"seats": 3, "reaction_seconds": 0, "seed": "review-links"})
+    gid = created["id"]
+    mine = _call(f"{url}/api/games/{gid}/seats", "POST", {"name": "Bea"})["token"]
+    for bot in ("random", "cautious"):
+        _call(f"{url}/api/games/{gid}/seats", "POST", {"bot": bot})
+    _call(f"{url}/api/games/{gid}/start", "POST", token=created["host_token"])
+    rng = random.Random("review-links")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        view = _call(f"{url}/api/games/{gid}/view", token=mine)
+        if view["status"] == "finished":
+            return url, gid, mine
+        asked = [p for p in view["prompts"] if not p["free"]]
+        if asked:
+            _call(f"{url}/api/games/{gid}/commands", "POST", command_of(rng.choice(asked[0]["options"]), rng), token=mine)
+        else:
+            time.sleep(0.02)  # the bots' moves
+    raise AssertionError("the game did not finish within 60 s")
+
+
 @SIZES
-def test_the_review_page_links_carry_no_token_and_count_in_words(browser, finished_game, size):
+def test_the_review_page_links_carry_no_token_and_count_in_words(browser, finished_with_token, size):
     """A review opened from a seat's link (#token=...) makes no link that carries the token (a copied step link
     would hand the seat over); its counts read as words ("1 call", "2 calls"); nothing overflows a phone."""
-    url, gid, _, _ = finished_game
+    url, gid, mine = finished_with_token
     page = browser.new_page(viewport=size)
-    page.goto(f"{url}/review/{gid}?as=1#token=seat_not_to_be_copied")
+    page.goto(f"{url}/review/{gid}?as=1#token={mine}")
     page.locator(".player .summary").first.wait_for(state="visible")
     hrefs = page.eval_on_selector_all("a", "links => links.map(a => a.getAttribute('href'))")
     assert f"/replay/{gid}?as=1" in hrefs and any("step=" in h for h in hrefs)
@@ -405,6 +431,13 @@ def test_a_view_not_open_yet_reads_as_a_page_with_a_way_to_watch(browser, active
     page.goto(f"{url}/replay/{gid}?as=0#token={mine}")  # the seat's own link opens its view and its prompts
     page.wait_for_function("document.getElementById('table-area').getAttribute('aria-busy') === 'false'")
     assert page.locator("#prompts").is_visible() and page.locator("#prompt-list li.prompt").count() >= 1
+    page.goto(f"{url}/replay/{gid}#token={mine}")  # the same link without ?as= opens the same view, not a spectator's
+    page.wait_for_function("document.getElementById('perspective').value === '0'")
+    page.wait_for_function("document.getElementById('table-area').getAttribute('aria-busy') === 'false'")
+    assert page.locator("#prompt-list li.prompt").count() >= 1 and "as=0" in page.url
+    page.goto(f"{url}/replay/{gid}?as=0&step=1#token=seat_not_a_token")  # a token of nobody here is said to be so
+    heading.wait_for(state="visible")
+    assert heading.text_content() == "This link's token is not valid for this game"
     page.close()
 
 
