@@ -33,6 +33,7 @@ const state = {
   shown: null, // the replay on the table
   shownAs: null,
   disputes: new Map(), // step -> the disputes about it
+  notice: "", // what the page says of its link until the reader moves (a step the game does not have)
 };
 
 function el(tag, attrs = {}, ...children) {
@@ -123,6 +124,7 @@ function settled() {
 }
 
 function want(step) {
+  state.notice = ""; // what the link asked for is answered once the reader moves on
   nav.wanted = clampStep(step);
   showWanted();
   pump();
@@ -131,6 +133,11 @@ function want(step) {
 function showWanted() {
   $("step-label").textContent = `step ${nav.wanted} / ${state.steps}`;
   $("slider").value = String(nav.wanted);
+  $("slider").setAttribute("aria-valuetext", `step ${nav.wanted} of ${state.steps}`);
+  // at an end, its buttons say they do nothing there (aria-disabled keeps the focus where a disabled button would lose it)
+  for (const [id, end] of [["first", 0], ["prev", 0], ["next", state.steps], ["last", state.steps]]) {
+    $(id).setAttribute("aria-disabled", String(nav.wanted === end));
+  }
   $("table-area").setAttribute("aria-busy", String(!settled()));
 }
 
@@ -155,7 +162,11 @@ function pump() {
     (err) => {
       if (err.name === "AbortError" || nav.inflight !== next) return;
       nav.inflight = null;
-      showError(`Step ${next.step} could not be shown: ${err.message}`);
+      if (state.shown !== null && state.shownAs === state.as) {
+        nav.wanted = state.shown.step; // the label, the slider and the table agree again, on the step still shown
+        showWanted();
+      }
+      showError(`Step ${next.step} could not be shown: ${err.message}. Ask for it again to retry.`);
     },
   );
 }
@@ -176,7 +187,7 @@ function render(replay, as) {
   markLog(replay.step);
   showWanted();
   if (settled()) {
-    showError("");
+    showError(state.notice || "");
     const said = replay.event ? replay.event.text : "before the first event";
     $("announce").textContent = `Step ${replay.step} of ${replay.steps}: ${said}`;
     permalink(replay.step);
@@ -572,10 +583,17 @@ async function load() {
   }
   renderLog();
   loadDisputes();
-  const asked = params.has("step") ? Number(params.get("step")) : state.steps;
+  const raw = params.get("step");
+  const asked = raw === null ? state.steps : /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
   nav.wanted = clampStep(asked);
+  if (raw !== null && asked !== nav.wanted) {
+    state.notice = `The link asks for step "${raw}", which this game does not have (its steps are 0 to ${state.steps}): here is step ${nav.wanted}.`;
+  }
   if (nav.wanted === last.step) render(last, state.as);
-  else want(nav.wanted);
+  else {
+    showWanted(); // not want(): the link's notice stays until the reader moves
+    pump();
+  }
 }
 
 function wire() {
@@ -613,7 +631,7 @@ function wire() {
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || $("viewer").hidden) return;
     const tag = e.target.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if ((tag === "INPUT" && e.target.type !== "checkbox") || tag === "SELECT" || tag === "TEXTAREA") return;
     const moves = { ArrowRight: () => nav.wanted + 1, ArrowLeft: () => nav.wanted - 1, Home: () => 0, End: () => state.steps };
     const move = moves[e.key];
     if (!move) return;

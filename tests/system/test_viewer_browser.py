@@ -394,6 +394,44 @@ def test_the_review_page_links_carry_no_token_and_count_in_words(browser, finish
     page.close()
 
 
+def test_a_step_the_game_does_not_have_is_said_and_a_failed_step_leaves_the_page_in_agreement(browser, finished_game):
+    url, gid, log, _ = finished_game
+    page = _open(browser, f"{url}/replay/{gid}?step=abc&as=spectator", step=len(log))
+    error = page.locator("#error")
+    assert error.is_visible() and 'step "abc"' in error.text_content()  # said, not clamped in silence
+    assert page.locator("#next").get_attribute("aria-disabled") == "true"  # at the end: nothing further
+    assert page.locator("#first").get_attribute("aria-disabled") == "false"
+    assert page.locator("#slider").get_attribute("aria-valuetext") == f"step {len(log)} of {len(log)}"
+    page.keyboard.press("Home")
+    _settled(page, 0)
+    assert not error.is_visible()  # the notice goes once the reader moves
+    assert page.locator("#prev").get_attribute("aria-disabled") == "true"
+    page.route("**/replay?step=1&*", lambda route: route.abort())  # the next step's request fails
+    page.click("#next")
+    error.wait_for(state="visible")
+    assert "Step 1 could not be shown" in error.text_content()
+    page.wait_for_function("document.getElementById('step-label').textContent.startsWith('step 0 /')")
+    assert page.locator("#slider").input_value() == "0" and "step=0" in page.url  # label, slider, table agree
+    page.unroute("**/replay?step=1&*")
+    page.click("#next")  # asking again retries it
+    _settled(page, 1)
+    page.close()
+
+
+def test_every_page_lays_out_at_a_phones_width(browser, finished_game):
+    """On a phone (a mobile browser honours the page's viewport), each page is laid out at the phone's width,
+    not at a desktop's 980 px scaled down, and nothing is wider than the screen."""
+    url, gid, _, _ = finished_game
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    for path in ("/api/docs", f"/replay/{gid}", f"/review/{gid}"):
+        page.goto(url + path)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("window.innerWidth") == PHONE["width"], path
+        _no_overflow(page)
+    context.close()
+
+
 @SIZES
 def test_an_unknown_game_reads_as_a_page_with_a_way_back(browser, finished_game, size):
     url, gid, _, _ = finished_game
