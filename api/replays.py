@@ -16,17 +16,17 @@ VIEWER = Path(__file__).with_name("static") / "replay.html"
 REVIEW_PAGE = Path(__file__).with_name("static") / "review.html"
 
 
-@viewer_bp.get("/replay/<gid>")
+@viewer_bp.get("/replay/<gid>", strict_slashes=False)  # "/replay/<id>/" too: a page, not a 404 in JSON
 def viewer(gid: str) -> Response:
     """The step-through viewer page; it reads /replay and /timeline (``?step=N&as=...``, ``#token=...``). Served for
     any id: the page itself says, readably, when there is no such game (the API's 404)."""
     return Response(VIEWER.read_text(), mimetype="text/html")
 
 
-@viewer_bp.get("/review/<gid>")
+@viewer_bp.get("/review/<gid>", strict_slashes=False)
 def review_page(gid: str) -> Response:
-    """The review page of a finished game; it reads /review (``?as=...``) and links each move to the viewer."""
-    game_id(gid)
+    """The review page of a finished game; it reads /review (``?as=...``) and links each move to the viewer. Served
+    for any id, as the viewer is: the page itself says, readably, when there is no such game."""
     return Response(REVIEW_PAGE.read_text(), mimetype="text/html")
 
 

@@ -122,7 +122,10 @@ def test_the_review_page_is_served_and_writes_names_as_text(sqlite_app):
     script = c.get("/static/review.js").get_data(as_text=True)
     assert "innerHTML" not in script and "textContent" in script  # names reach the page as text only
     assert "/replay/" in script  # each move links to its step in the viewer
-    assert c.get("/review/not-a-game").status_code in (400, 404)
+    for path in ("/review/not-a-game", f"/review/{gid}/", f"/replay/{gid}/"):  # a page, which says what is wrong
+        served = c.get(path)
+        assert served.status_code == 200 and served.mimetype == "text/html", path
+    assert c.get("/api/games/not-a-game/review").status_code in (400, 404)  # what the page then shows
 
 
 def test_random_finished_games_odds_are_probabilities_and_the_omniscient_ones_are_the_truth(sqlite_app):

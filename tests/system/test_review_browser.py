@@ -83,3 +83,19 @@ def test_the_review_page_fits_a_phone_and_every_control_takes_the_focus(browser,
         reached.add(page.evaluate("document.activeElement && document.activeElement.dataset.tabCheck"))
     assert {str(i) for i in range(controls)} <= reached
     page.close()
+
+
+def test_a_review_that_cannot_be_shown_says_why_and_still_names_its_game(browser, reviewed_game):
+    """An id that is no game, and a game not over yet: the page says why, names the id it was asked for and links
+    to its replay (which, for a game still on, can be watched as a spectator)."""
+    url, _, _ = reviewed_game
+    created = _call(url + "/api/games", "POST", {"seats": 3})
+    for gid in ("not-a-game", created["id"]):
+        page = browser.new_page()
+        response = page.goto(f"{url}/review/{gid}/")
+        assert response.status == 200 and "text/html" in response.headers["content-type"]
+        page.locator("#error").wait_for(state="visible")
+        assert page.locator("#error").text_content()
+        assert page.locator("#game-id").text_content() == gid
+        assert page.locator("#replay-link").get_attribute("href") == f"/replay/{gid}?as=spectator"
+        page.close()
