@@ -685,7 +685,16 @@ async function branchHere() {
       el("p", { text: `New game ${made.id}, from step ${step}.` }),
       el("p", { class: "warning", text: "Its host token is shown only this once: keep it now, it is the only way to start and run the new game." }),
       el("p", {}, "Host token: ", el("code", { id: "host-token", text: made.host_token })),
-      el("p", {}, el("a", { id: "branch-link", href: replayUrl(step, "spectator", made.id) }, "Replay the new game")),
+      el(
+        "p",
+        { id: "branch-next" },
+        "It waits in the lobby until its seats are taken (",
+        el("code", { text: `POST /api/games/${made.id}/seats` }),
+        ", once per seat: a name, or a bot) and the host starts it (",
+        el("code", { text: `POST /api/games/${made.id}/start` }),
+        " with the host token); its replay opens then.",
+      ),
+      el("p", {}, el("a", { id: "branch-link", href: replayUrl(step, "spectator", made.id) }, "Replay the new game (once it has started)")),
     );
   } catch (err) {
     const why = err.status === 404 || err.status === 405 ? "this server does not branch games" : err.message;

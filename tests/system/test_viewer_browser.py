@@ -519,6 +519,8 @@ def test_branch_here_makes_a_new_game_and_links_it_both_ways(browser, finished_g
     said = page.locator("#branch-result").text_content()
     assert said.startswith("New game") and "{" not in said, said
     assert page.locator("#host-token").text_content() and "only this once" in said
+    next_steps = page.locator("#branch-next").text_content()  # what makes its replay open: seats, then the start
+    assert "/seats" in next_steps and "/start" in next_steps and "host token" in next_steps
     link = page.locator("#branch-link").get_attribute("href")
     assert link.startswith("/replay/")
     branch = link.split("/replay/")[1].split("?")[0]
