@@ -344,7 +344,8 @@ function renderSeats(table, as) {
 
 function renderBoard(table) {
   const deck = table.deck || { size: 0 };
-  const known = (deck.known_top || []).map((c) => c.name).join(", ");
+  // the whole order, when the perspective has it (the omniscient), says all that the known top would
+  const known = deck.cards ? "" : (deck.known_top || []).map((c) => c.name).join(", ");
   $("deck").textContent = `Deck: ${deck.size} cards${known ? ` (known on top: ${known})` : ""}`;
   const order = $("deck-cards");
   order.hidden = !deck.cards;
@@ -704,7 +705,7 @@ async function branchHere() {
   }
 }
 
-// ----- disputes (GET /api/games/{id}/disputes: {disputes: [{id, step, status, text, comments, verdict}]}) -----
+// ----- disputes (GET /api/games/{id}/disputes: {disputes: [{id, step, status, text, comments, votes, verdict}]}) -----
 
 async function loadDisputes() {
   let found;
@@ -749,11 +750,13 @@ function renderStepDisputes(step) {
   $("step-disputes").hidden = !found.length;
   const items = found.map((d) => {
     const comments = (d.comments || []).map((c) => el("li", { text: typeof c === "object" && c !== null ? `${c.by ?? "someone"}: ${c.text ?? ""}` : words(c) }));
+    const votes = (d.votes || []).map((v) => el("li", { text: `${v.by ?? "someone"} votes ${v.verdict}${v.text ? `: ${v.text}` : ""}` }));
     return el(
       "li",
       { class: "dispute", "data-dispute": d.id },
       el("p", { text: `${d.status}${d.by ? `, opened by ${d.by}` : ""}: ${d.text}` }),
       comments.length ? el("ul", { class: "comments", "aria-label": "comments" }, ...comments) : null,
+      votes.length ? el("ul", { class: "votes", "aria-label": "votes" }, ...votes) : null,
       d.verdict ? el("p", { class: "verdict", text: verdictWords(d.verdict) }) : null,
     );
   });

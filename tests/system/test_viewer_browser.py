@@ -418,6 +418,15 @@ def test_a_step_the_game_does_not_have_is_said_and_a_failed_step_leaves_the_page
     page.close()
 
 
+def test_the_omniscient_deck_is_listed_once(browser, finished_game):
+    url, gid, log, _ = finished_game
+    step = next(e["seq"] for e in log if e["type"] == "CardPutOnDeck")  # a Laboratory's put-back: a known top
+    page = _open(browser, f"{url}/replay/{gid}?step={step}&as=omniscient", step=step)
+    assert page.locator("#deck-cards").is_visible() and page.locator("#deck-cards").text_content().startswith("Deck, top first")
+    assert "known on top" not in page.locator("#deck").text_content()  # the whole order says it already
+    page.close()
+
+
 def test_every_page_lays_out_at_a_phones_width(browser, finished_game):
     """On a phone (a mobile browser honours the page's viewport), each page is laid out at the phone's width,
     not at a desktop's 980 px scaled down, and nothing is wider than the screen."""
@@ -504,6 +513,7 @@ def test_a_dispute_shows_beside_its_step_with_its_comments_and_verdict(browser, 
     verdict = page.locator("#step-disputes .verdict")
     verdict.wait_for(state="visible")
     assert verdict.text_content().startswith("Verdict of the table's majority: dismissed (")
+    assert page.locator("#step-disputes .votes li").all_text_contents() == ["Ada votes dismissed: fine"]  # who voted what
     _no_overflow(page)
     page.close()
 
