@@ -419,7 +419,7 @@ def test_a_step_the_game_does_not_have_is_said_and_a_failed_step_leaves_the_page
 
 
 def test_the_omniscient_deck_is_listed_once(browser, finished_game):
-    url, gid, log, _ = finished_game
+    url, gid, _, _ = finished_game
     step = 5  # the omniscient knows the whole deck: its known top is every card of it
     page = _open(browser, f"{url}/replay/{gid}?step={step}&as=omniscient", step=step)
     assert page.locator("#deck-cards").is_visible() and page.locator("#deck-cards").text_content().startswith("Deck, top first")
