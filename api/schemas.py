@@ -221,7 +221,8 @@ class TimelineQuery(Strict):
         data_key="as",
         metadata={
             "pattern": AS_PATTERN,
-            "description": "a seat number, 'spectator' (default) or 'omniscient' (after the game)",
+            "description": "a seat number, 'spectator' or 'omniscient' (after the game); default: the seat of the "
+            "token sent, else 'spectator'",
         },
     )
 

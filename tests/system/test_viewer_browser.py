@@ -418,6 +418,18 @@ def test_a_step_the_game_does_not_have_is_said_and_a_failed_step_leaves_the_page
     page.close()
 
 
+def test_the_docs_page_shows_parameters_and_inline_schemas(browser, finished_game):
+    url, _, _, _ = finished_game
+    page = browser.new_page()
+    page.goto(url + "/api/docs")
+    page.wait_for_function("document.querySelectorAll('.op').length > 10")
+    texts = page.locator("pre").all_text_contents()
+    assert not [t for t in texts if not t.strip()]  # no empty box: a stream's or a page's inline schema is shown too
+    shown = "\n".join(texts)
+    assert "query step (integer)" in shown and "query limit (integer)" in shown and "path gid (string)" in shown
+    page.close()
+
+
 def test_the_omniscient_deck_is_listed_once(browser, finished_game):
     url, gid, _, _ = finished_game
     step = 5  # the omniscient knows the whole deck: its known top is every card of it
