@@ -595,6 +595,59 @@ async function load() {
     showWanted(); // not want(): the link's notice stays until the reader moves
     pump();
   }
+  follow();
+}
+
+// ----- a game still on: its new steps as they are played -----
+// The spectator's event stream, resumed after the last step known: every event's seq (it shows nothing hidden, and
+// needs no token in its URL), whatever perspective the page shows. A reader at the last step follows the game; one
+// elsewhere stays where they are, the slider and "last" reaching the new steps. Once the game is over every view
+// opens, so the page loads again (at the step its address holds).
+
+let following = null;
+const timelineRead = { busy: false, again: false };
+
+function follow() {
+  if (state.finished || following || typeof EventSource === "undefined") return;
+  following = new EventSource(`${gamePath}/stream?last_event_id=${state.steps}`);
+  following.onmessage = (e) => {
+    const seq = Number(e.lastEventId);
+    if (seq > state.steps) grew(seq);
+  };
+  following.addEventListener("end", () => {
+    following.close();
+    following = null;
+    location.reload();
+  });
+}
+
+function grew(seq) {
+  const atLast = nav.wanted === state.steps;
+  state.steps = seq;
+  $("slider").max = String(seq);
+  if (atLast) want(seq);
+  else showWanted();
+  readTimeline();
+}
+
+async function readTimeline() {
+  if (timelineRead.busy) {
+    timelineRead.again = true; // a command brings several events at once: one more read after this one
+    return;
+  }
+  timelineRead.busy = true;
+  try {
+    state.timeline = (await request(`${gamePath}/timeline?as=${enc(state.as)}`)).events;
+    renderLog();
+  } catch {
+    // the next step heard reads it again
+  } finally {
+    timelineRead.busy = false;
+    if (timelineRead.again) {
+      timelineRead.again = false;
+      readTimeline();
+    }
+  }
 }
 
 function wire() {

@@ -561,3 +561,23 @@ def test_branch_here_makes_a_new_game_and_links_it_both_ways(browser, finished_g
     page = _open(browser, f"{url}/replay/{gid}?step=10&as=spectator", step=10)
     page.locator(f"#lineage a.branch[href*='{branch}']").wait_for(state="visible")
     page.close()
+
+
+def test_a_viewer_at_the_last_step_of_a_game_still_on_follows_it(browser, active_game):
+    """Last in this module: it plays the waiting game on. The page hears the new steps: a reader at the last step is
+    moved to the new last step, and the log lists the new events, without a reload."""
+    url, gid, mine = active_game
+    before = _call(f"{url}/api/games/{gid}/replay?as=spectator")["steps"]
+    page = _open(browser, f"{url}/replay/{gid}?as=spectator", step=before)
+    prompt = next(p for p in _call(f"{url}/api/games/{gid}/view", token=mine)["prompts"] if not p["free"])
+    _call(f"{url}/api/games/{gid}/commands", "POST", command_of(prompt["options"][0]), token=mine)
+    for _ in range(300):  # the bots play on until Ada is asked again (or the game ends): then the steps stand still
+        view = _call(f"{url}/api/games/{gid}/view", token=mine)
+        if view["status"] == "finished" or [p for p in view["prompts"] if not p["free"]]:
+            break
+        time.sleep(0.05)
+    after = _call(f"{url}/api/games/{gid}/events?after={before}&limit=5000")["seq"]
+    assert after > before
+    _settled(page, after)
+    assert page.locator(f"#log li[data-seq='{after}']").count() == 1
+    page.close()
