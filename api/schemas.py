@@ -745,12 +745,20 @@ class AuditOut(Schema):
     step = fields.Integer(required=True)
     as_ = fields.Raw(required=True, data_key="as", attribute="as", metadata=PERSPECTIVE)
     finished = fields.Boolean(required=True)
-    declared = fields.Dict(required=True)
+    declared = fields.Dict(required=True, metadata={"description": "the claim's event: an action declared, or a guard"})
+    about = fields.String(
+        validate=validate.OneOf(["action", "guard"]),
+        metadata={"description": "action: the declarer's claim; guard: a guard's claim of the action's building (R65)"},
+    )
     claimant = fields.Dict(required=True)
     claim = fields.String(allow_none=True)
     claimant_held = fields.Dict(allow_none=True, metadata={"description": "what the claimant held (when the reader may know)"})
     others_knew = fields.Dict(required=True, metadata={"description": "per player: the claimant's cards that player knew"})
-    answers = fields.List(fields.Dict(), required=True, metadata={"description": "every answer in the window, with its time"})
+    answers = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "every answer in the action's windows, with its time; an undo's late call has by_undo"},
+    )
     undo = fields.Dict(required=True)
     followed = fields.List(fields.Dict(), required=True)
 

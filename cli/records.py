@@ -145,7 +145,8 @@ def add_parsers(sub: Any) -> None:
     a = sub.add_parser(
         "audit",
         help="a disputed claim at a step: what was held, what was known, the answers and their times, undo",
-        description="Print the audit of the claim in play at STEP (the last declaration at or before it). "
+        description="Print the audit of the claim in play at STEP (the last claim at or before it: an action "
+        "declared, or a guard claimed with a card). "
         "Omniscient once the game is over, a spectator's view before.",
     )
     a.add_argument("game", help="the game id")

@@ -23,19 +23,31 @@ def audit(
     names: list[str],
     accepted: dict[int, dict[str, Any]],
 ) -> dict[str, Any]:
-    """The claim in play at ``step`` (the last declaration at or before it), as the reader ``effective`` may
-    know it (already the omniscient reader once the game is over): who claimed what, what the claimant held and
-    what each other player knew of it, every answer with the time its command was accepted (``accepted``: seq ->
-    the command that caused that event), whether an undo could have been claimed, and what followed."""
-    declared = next((e for e in reversed(log[:step]) if e["type"] == "ActionDeclared"), None)
+    """The claim in play at ``step`` (the last one at or before it: an action declared, or a guard claimed with a
+    card, R65), as the reader ``effective`` may know it (already the omniscient reader once the game is over): who
+    claimed what, what the claimant held and what each other player knew of it, every answer with the time its
+    command was accepted (``accepted``: seq -> the command that caused that event; an undo's call among them),
+    whether an undo could have been claimed, and what followed, to the end of the action (an end an undo made void
+    is not its end)."""
+    declared = next((e for e in reversed(log[:step]) if _is_claim(e)), None)
     if declared is None:
         raise MalformedCommand(f"no action was declared at or before step {step}")
     start = declared["seq"]
-    end = next((e["seq"] for e in log[start:] if e["type"] in ("ActionCompleted", "ActionThwarted")), len(log))
+    void = undone(log)
+    end = next(
+        (
+            e["seq"]
+            for e in log[start:]
+            if e["type"] in ("ActionCompleted", "ActionThwarted") and not any(a <= e["seq"] <= b for a, b in void)
+        ),
+        len(log),
+    )
     before = fold(config, [event_from_dict(e) for e in log[: start - 1]])
     claimant = declared["seat"]
     hand = [c for c in before.players[claimant].cards if not c.revealed]
-    claim = declared.get("claim")
+    about = "guard" if declared["type"] == "GuardDeclared" else "action"
+    act = before.play.act
+    claim = (act.claim if act is not None else None) if about == "guard" else declared.get("claim")
     held: dict[str, Any] | None = None
     if effective in (OMNISCIENT, claimant):
         held = {
@@ -72,9 +84,23 @@ def audit(
                     "at": times.get(e["seq"]),
                 }
             )
+        elif e["type"] == "UndoClaimed":  # the claimant of an undo calls, late, in the window it reopens (R155)
+            command = accepted.get(e["seq"], {})
+            answers.append(
+                {
+                    "window": e["window"],
+                    "seat": e["seat"],
+                    "name": names[e["seat"]],
+                    "answer": "call",
+                    "means": None,
+                    "at": command.get("at") if command.get("type") == "undo" else None,
+                    "by_undo": True,
+                }
+            )
     span = [redact_event(e, effective) for e in log[start - 1 : end]]
     return {
         "declared": redact_event(declared, effective) | {"text": narrate(redact_event(declared, effective), names)},
+        "about": about,
         "claimant": {"seat": claimant, "name": names[claimant]},
         "claim": claim,
         "claimant_held": held,
@@ -83,6 +109,11 @@ def audit(
         "undo": _undo(log, start, end, names),
         "followed": [{"seq": e["seq"], "text": narrate(e, names)} for e in span],
     }
+
+
+def _is_claim(event: dict[str, Any]) -> bool:
+    """An event an audit is about: an action declared (a claim, or no claim at all: R61), or a guard with a card."""
+    return event["type"] == "ActionDeclared" or (event["type"] == "GuardDeclared" and event.get("means") == "card")
 
 
 def undone(log: list[dict[str, Any]]) -> list[tuple[int, int]]:
