@@ -65,7 +65,10 @@ def verify(args: argparse.Namespace) -> int:
     if result["ok"]:
         print(f"verified: {result['events']} events and {result['commands']} commands replayed from seed {result['seed']!r}")
         if not result["rigged"]:
-            print(f"commitment {result['commitment']} matches the seed")
+            print(
+                f"commitment {result['commitment']} is the SHA-256 of the server's secret {result['server_secret']!r}, "
+                "and the seed is that secret mixed with the contributions"
+            )
         return 0
     print("NOT verified:")
     for problem in result["problems"]:

@@ -26,6 +26,26 @@ def _finished(app, seed="record", seats=("human", "random", "cautious")):
     return api, gid, tokens
 
 
+def test_the_seed_is_recomputed_from_the_verify_answer_by_the_readmes_recipe_alone(sqlite_app):
+    """README, "Checking a game yourself": with hashlib and json only, the commitment from the server's secret, and
+    the seed from the secret and the contributions (the creator's seed, a seat's entropy, one with non-ASCII)."""
+    api = Api(sqlite_app.test_client())
+    created = api.create(seats=3, seed="créateur", reaction_seconds=0)
+    gid = created["id"]
+    tokens = {0: api.seat(gid, name="Ann", entropy="dé à coudre")["token"]}
+    for _ in range(2):
+        api.seat(gid, bot="random")
+    api.start(gid, created["host_token"])
+    api.play_humans(gid, tokens, random.Random(4))
+    found = sqlite_app.test_client().get(f"/api/games/{gid}/verify").get_json()
+    assert hashlib.sha256(found["server_secret"].encode()).hexdigest() == found["commitment"] == created["commitment"]
+    contributions = {"creator": found["creator_seed"], **{f"seat {n}": e for n, e in found["seat_entropy"].items()}}
+    text = json.dumps({"contributions": contributions, "secret": found["server_secret"]}, sort_keys=True, separators=(",", ":"))
+    seed = hashlib.sha256(b"aegis-seed/1\n" + text.encode()).hexdigest()
+    started = api.events(gid)["events"][0]
+    assert started["type"] == "GameStarted" and seed == started["seed"] == found["seed"]
+
+
 def test_a_finished_game_verifies_from_its_seed(sqlite_app):
     api, gid, _ = _finished(sqlite_app)
     result = sqlite_app.test_client().get(f"/api/games/{gid}/verify").get_json()
