@@ -54,3 +54,5 @@ def test_r155_the_audit_of_a_claim_an_undo_reversed_follows_it_to_its_real_end_w
     answers = [(a["seat"], a["answer"], a.get("by_undo", False)) for a in found["answers"]]
     assert answers == [(1, "pass", False), (2, "call", True)]
     assert found["undo"]["claimed"] is True
+    texts = [f["text"] for f in found["followed"]]
+    assert "The window closes again, with its answers and the undo's call" in texts  # not "Everyone has answered"

@@ -157,6 +157,8 @@ def _narrate_reaction_window_closed(e: dict[str, Any], who: Who) -> str:
     tail = f"; no answer from {', '.join(who(s) for s in late)}" if late else ""
     if e.get("by") == "resigned":  # S2: the declarer resigned on their own turn
         return "The window closes without effect: the declarer resigned"
+    if e.get("by") == "undo":  # RULINGS "Undo": closed again, its answers and the undo's call
+        return "The window closes again, with its answers and the undo's call"
     return ("The deadline closes the window" if e.get("by") == "deadline" else "Everyone has answered") + tail
 
 
