@@ -62,6 +62,7 @@ class _Walk:
         self.given_at: dict[tuple[int, int], int] = {}  # (window, seat) -> the step of the answer
         self.calls: dict[tuple[int, int], dict[str, Any]] = {}  # (window, caller) -> the call
         self.challenged: int | None = None  # the window whose call is being settled (one at a time, R58-R60)
+        self.closed: dict[int, list[tuple[int, dict[str, Any]]]] = {}  # window id -> the answers its closing added
 
     def claimed(self, seq: int, found: dict[str, Any]) -> None:
         keep = ("claimant", "claim", "about", "probability", "held")
@@ -80,22 +81,30 @@ class _Walk:
         self.given_at[(e["window"], e["seat"])] = e["seq"]
 
     def window_closed(self, e: dict[str, Any]) -> None:
-        claim = self.windows.get(e["window"])
+        window = e["window"]
+        claim = self.windows.get(window)
         if claim is None:
             return
+        again = window in self.closed  # an undo closes the window again: its answers then, and the undo's call
+        for seat, entry in self.closed.pop(window, []):  # replace what the first closing said, not add to it
+            self.moves[seat].remove(entry)
+            self.calls.pop((window, seat), None)
+        added = self.closed[window] = []
         for seat_text, answer in sorted(e["answers"].items(), key=lambda a: int(a[0])):
             seat = int(seat_text)
             entry = {
                 **claim,
                 "of": claim,  # its outcome is known later
-                "step": self.given_at.get((e["window"], seat), e["seq"]),
+                "step": self.given_at.get((window, seat), e["seq"]),
                 "kind": answer.get("answer"),
                 "means": answer.get("means"),
                 "outcome": None,
+                "stands": again,  # an answer given before an undo, kept by it: not void, though its step is
             }
             self.moves[seat].append(entry)
+            added.append((seat, entry))
             if entry["kind"] == "call":
-                self.calls[(e["window"], seat)] = entry
+                self.calls[(window, seat)] = entry
 
     def called(self, e: dict[str, Any]) -> None:
         if e["window"] not in self.windows:
@@ -149,7 +158,7 @@ def _finished(move: dict[str, Any], voids: list[tuple[int, int]]) -> dict[str, A
         "outcome": outcome,
         "against_odds": move["probability"] >= AGAINST_THE_ODDS if kind == "call" else None,
         "bluff_through": (not move["held"] and outcome == "not called") if kind == "claim" else None,
-        "undone": any(lo <= move["step"] <= hi for lo, hi in voids),
+        "undone": not move.get("stands") and any(lo <= move["step"] <= hi for lo, hi in voids),
     }
 
 

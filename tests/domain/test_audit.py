@@ -4,6 +4,7 @@ a guard's card claim is a claim of its own (R65), and a claim an undo reversed i
 from __future__ import annotations
 
 from aegis.domain.everaegis.audit import audit
+from aegis.domain.everaegis.review import review
 from aegis.domain.kernel.redaction import OMNISCIENT
 from tests.domain.test_rules_undo import T0, _declare_and_time_out, _timed
 from tests.domain.test_worked_examples import FRED, JEFF, PETER, SALLY, table
@@ -56,3 +57,15 @@ def test_r155_the_audit_of_a_claim_an_undo_reversed_follows_it_to_its_real_end_w
     assert found["undo"]["claimed"] is True
     texts = [f["text"] for f in found["followed"]]
     assert "The window closes again, with its answers and the undo's call" in texts  # not "Everyone has answered"
+
+
+def test_r155_the_review_counts_an_answer_an_undo_kept_once_and_the_undos_call():
+    """The same undo: seat 1's pass, given before the window closed by its deadline, is kept when the undo closes
+    it again; the review lists it once, not void, and seat 2's call, and counts both."""
+    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
+    window = _declare_and_time_out(t)
+    t.play({"type": "undo", "seat": 2, "window": window, "answer": "claim", "at": T0 + 12})
+    t.play({"type": "reveal", "seat": 0, "card": t.card(0, "Laboratory"), "at": T0 + 13})
+    found = review(t.config, [e.to_dict() for e in t.events], t.events, OMNISCIENT)["players"]
+    assert [(m["kind"], m["undone"]) for m in found[1]["moves"]] == [("pass", False)] and found[1]["summary"]["passes"] == 1
+    assert [(m["kind"], m["outcome"], m["undone"]) for m in found[2]["moves"]] == [("call", "right", False)]
