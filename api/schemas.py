@@ -759,6 +759,13 @@ class AuditOut(Schema):
         required=True,
         metadata={"description": "every answer in the action's windows, with its time; an undo's late call has by_undo"},
     )
+    windows = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "each reaction window of the claim: window, about, claimant, asked, opened_step, opened_at, "
+            "deadline, closed_step, closed_at, closed_by, no_answer_from (times: the server's, in Unix seconds)"
+        },
+    )
     undo = fields.Dict(required=True)
     followed = fields.List(fields.Dict(), required=True)
 

@@ -106,9 +106,41 @@ def audit(
         "claimant_held": held,
         "others_knew": knew,
         "answers": answers,
+        "windows": _windows(log[start - 1 : end], names, accepted),
         "undo": _undo(log, start, end, names),
         "followed": [{"seq": e["seq"], "text": narrate(e, names)} for e in span],
     }
+
+
+def _windows(span: list[dict[str, Any]], names: list[str], accepted: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each reaction window of the span with its times, to settle "was I given time to answer?": when it opened
+    (the server time of the command that opened it), its deadline, when and how it closed, who had not answered
+    (a window an undo closes again is listed again, as it closed then). Times are the server's, in seconds."""
+    out: list[dict[str, Any]] = []
+    opened: dict[int, dict[str, Any]] = {}
+    for e in span:
+        if e["type"] == "ReactionWindowOpened":
+            opened[e["window"]] = {
+                "window": e["window"],
+                "about": e["about"],
+                "claimant": names[e["claimant"]],
+                "asked": [names[seat] for seat in e["asked"]],
+                "opened_step": e["seq"],
+                "opened_at": accepted.get(e["seq"], {}).get("at"),
+                "deadline": e.get("deadline"),
+            }
+        elif e["type"] == "ReactionWindowClosed" and e["window"] in opened:
+            out.append(
+                opened[e["window"]]
+                | {
+                    "closed_step": e["seq"],
+                    "closed_at": accepted.get(e["seq"], {}).get("at"),
+                    "closed_by": e.get("by"),
+                    "no_answer_from": [names[seat] for seat in e.get("timed_out") or []],
+                }
+            )
+    out.extend(w | {"closed_step": None} for n, w in opened.items() if not any(x["window"] == n for x in out))
+    return out
 
 
 def _is_claim(event: dict[str, Any]) -> bool:
@@ -136,7 +168,8 @@ def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> 
         }
     if closed["by"] != "deadline" or not closed.get("timed_out"):
         return {"possible": False, "why": "every asked player answered before the window closed"}
-    stop = next((e for e in log[closed["seq"] :] if closes_undo(e)), None)  # the engine's own list
+    # the engine's own list of what closes an undo, or the pause's end with no claim
+    stop = next((e for e in log[closed["seq"] :] if closes_undo(e) or e["type"] == "UndoExpired"), None)
     who = [names[s] for s in closed["timed_out"]]
     until = f"until step {stop['seq']} ({stop['type']})" if stop else "until the end of the record"
     claimed = next((e for e in log[closed["seq"] :] if e["type"] == "UndoClaimed" and e["window"] == closed["window"]), None)

@@ -10,6 +10,8 @@ import subprocess
 import time
 from uuid import UUID
 
+import pytest
+
 from aegis.domain.kernel.rng import commitment_of
 from aegis.replay.records import audit, export_lines, import_lines, verify
 from aegis.service.games import GameService
@@ -240,8 +242,14 @@ def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
     assert isinstance(during["answers"][0]["at"], float)
     undo = during["undo"]
     assert undo["possible"] is True and undo["claimants"] == ["Jeff"] and undo["claimed"] is False and "open" not in undo
+    expired = next(e for e in api.events(gid)["events"] if e["type"] == "UndoExpired")  # the pause's end, no claim
     end_phase = next(e for e in api.events(gid)["events"] if e["type"] == "PhaseBegan" and e["phase"] == "end")
-    assert undo["until_step"] == end_phase["seq"]
+    assert undo["until_step"] == expired["seq"] < end_phase["seq"] and "UndoExpired" in undo["why"]
+    (window,) = during["windows"]  # when it opened, its deadline, when and how it closed: was there time to answer?
+    assert window["opened_step"] == declared["seq"] + 1 and window["asked"] == ["Sally", "Jeff"]
+    assert window["deadline"] == pytest.approx(window["opened_at"] + 0.3)
+    assert window["closed_by"] == "deadline" and window["no_answer_from"] == ["Jeff"]
+    assert window["closed_at"] >= window["deadline"]
     assert "Fred claims the Treasury" in [f["text"] for f in during["followed"]]
     as_fred = c.get(f"/api/games/{gid}/audit?step={declared['seq']}&as=0", headers=api.auth(fred)).get_json()
     assert as_fred["claimant_held"] == {"cards": ["Laboratory", "Mason"], "holds_claimed_card": False}
