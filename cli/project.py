@@ -27,6 +27,9 @@ def _parts() -> tuple[GameStore, ViewStore, Settings]:
 def project(args: argparse.Namespace) -> int:
     from aegis.projections.worker import Worker
 
+    if not args.report > 0:  # also refuses nan
+        print(f"aegis project: --report is a number of seconds above 0, not {args.report}", file=sys.stderr)
+        return 2
     app, store, settings = _parts()
     if settings.redis_url is None:
         print("aegis project: REDIS_URL is not set; without Redis the projections run inside 'aegis serve'", file=sys.stderr)
@@ -41,11 +44,19 @@ def project(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stopping)
     signal.signal(signal.SIGINT, stopping)
-    print(f"aegis project: keeping the projections in Redis from position {store.position()}", flush=True)
+    def position() -> str:
+        """Where the projections stand, read from Redis; while Redis does not answer, that (the worker retries its
+        steps meanwhile and goes on once Redis is back: a progress line never stops the projector)."""
+        try:
+            return f"position {store.position()}"
+        except Exception as err:
+            return f"Redis does not answer ({type(err).__name__}: {err}); projecting again once it does"
+
+    print(f"aegis project: keeping the projections in Redis: {position()}", flush=True)
     thread = threading.Thread(target=worker.run, daemon=True)
     thread.start()
     while not stop.wait(args.report):
-        print(f"aegis project: position {store.position()}, {worker.applied} events applied", flush=True)
+        print(f"aegis project: {position()}, {worker.applied} events applied", flush=True)
     thread.join(timeout=10)
     app.close()
     return 0

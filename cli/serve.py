@@ -61,7 +61,7 @@ def _gunicorn(args: argparse.Namespace, *, asgi: bool) -> int:
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
-            self.cfg.set("worker_class", "aegis.api.workers.Worker" if asgi else "gthread")
+            self.cfg.set("worker_class", "aegis.api.workers.Worker" if asgi else "aegis.api.workers.ThreadedWorker")
             self.cfg.set("timeout", 60)
             if asgi:
                 self.cfg.set("keepalive", KEEPALIVE_SECONDS)

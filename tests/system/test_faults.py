@@ -13,6 +13,7 @@ import contextlib
 import os
 import secrets
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -25,7 +26,7 @@ import pytest
 from aegis.service.aggregate import Game
 from aegis.service.games import GameStore
 from aegis.service.settings import load
-from benchmarks.harness import PG, RedisServer, Service, postgres_env, read_json
+from benchmarks.harness import PG, RedisServer, Service, aegis_command, clean_env, postgres_env, read_json
 from benchmarks.loadgen import GameBot, Http, Load, Record, run_load
 from tests.api.test_stream import sse
 from tests.conftest import need_server, pg_schema
@@ -301,6 +302,76 @@ def test_postgres_away_mid_load_gives_fast_503s_then_recovers_without_restart(tm
         finally:
             service.stop()
         print(f"\n503s: {len(result.record.unavailable)}, slowest {max(s for s, _ in result.record.unavailable):.2f} s")
+
+
+def test_a_worker_restarted_while_the_database_refuses_waits_for_it_and_the_server_stays_up(tmp_path):
+    """A worker that dies while the database refuses connections is replaced by one that cannot build its app yet.
+    gunicorn stops the whole server when a worker fails to boot; the new worker waits for the store instead (and
+    says so), the other worker and the master live on, and once the database is back the server has both workers
+    and plays."""
+    with _database() as (env, admin):
+        name = env["POSTGRES_DBNAME"]
+        service = Service(env, tmp_path / "serve.log", workers=2, threads=4)
+        service.start()
+        try:
+            admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+            admin.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+            victim, survivor = sorted(service.worker_pids())
+            os.kill(victim, signal.SIGKILL)
+            _wait(lambda: "the event store does not answer" in service.log.read_text(), 30, "the new worker to wait")
+            time.sleep(2)  # long enough for a failed boot to have stopped the server
+            assert service.proc is not None and service.proc.poll() is None, service.log_tail()
+            assert survivor in service.worker_pids() and len(service.worker_pids()) == 2
+            admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+            _wait(lambda: "Worker failed to boot" not in service.log.read_text() and _ready(service.url), 60, "readiness")
+            created = Http(service.url).request("POST", "/api/games", {"seats": 3})
+            assert created.status == 201, created
+        finally:
+            service.stop()
+
+
+def _ready(url: str) -> bool:
+    try:
+        return read_json(url + "/readyz")["status"] == "ready"
+    except Exception:
+        return False
+
+
+def test_the_projection_worker_outlives_a_redis_outage_and_the_lobby_comes_back(tmp_path):
+    """``aegis project`` (AEGIS_PROJECTOR=worker) while its Redis is away for 3 s, progress lines every 0.2 s: the
+    worker says Redis does not answer, lives on, and once Redis is back (empty: it keeps nothing) a game created
+    afterwards is in the lobby again, without restarting anything."""
+    try:
+        redis_server = RedisServer(tmp_path)
+        redis_server.start()
+    except (FileNotFoundError, RuntimeError, ImportError) as err:
+        need_server("a redis-server of the test's own", err)
+    with pg_schema("aegis_fault_") as env:
+        env = {**env, "REDIS_URL": redis_server.url, "AEGIS_REDIS_PREFIX": "aegis-fault:", "AEGIS_PROJECTOR": "worker"}
+        service = Service(env, tmp_path / "serve.log", workers=1, threads=4)
+        log = tmp_path / "project.log"
+        with log.open("w") as out:
+            projector = subprocess.Popen(
+                aegis_command("project", "--report", "0.2"), env={**clean_env(), **env}, stdout=out, stderr=out
+            )
+        try:
+            service.start()
+            http = Http(service.url)
+            first = http.request("POST", "/api/games", {"seats": 3}).body["id"]
+            _wait(lambda: first in str(http.request("GET", "/api/games").body), 30, "the first game in the lobby")
+            redis_server.kill()
+            _wait(lambda: "Redis does not answer" in log.read_text(), 30, "the projector to say Redis is away")
+            time.sleep(3)
+            assert projector.poll() is None, log.read_text()[-2000:]
+            redis_server.start()
+            second = http.request("POST", "/api/games", {"seats": 3}).body["id"]
+            _wait(lambda: second in str(http.request("GET", "/api/games").body), 60, "the lobby to come back")
+            assert projector.poll() is None and "Traceback" not in log.read_text()
+        finally:
+            projector.terminate()
+            projector.wait(timeout=30)
+            service.stop()
+            redis_server.kill()
 
 
 def test_the_harness_kills_the_whole_service(tmp_path):
