@@ -208,7 +208,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
-    return int(args.run(args))
+    from aegis.domain.kernel.errors import MalformedCommand
+
+    try:
+        return int(args.run(args))
+    except MalformedCommand as err:  # a setting the service refuses: said in one line, naming it, not a traceback
+        print(f"aegis: {err.message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,6 +19,9 @@ def run(args: argparse.Namespace) -> int:
     if args.threads < 1:
         print("aegis serve: --threads must be 1 or more", file=sys.stderr)
         return 2
+    from aegis.service.settings import load
+
+    load()  # the settings refused here, in one line (cli/main.py), not by each worker with a traceback
     if args.server == "asgi":
         return _uvicorn(args) if args.workers == 0 else _gunicorn(args, asgi=True)
     if args.workers == 0:

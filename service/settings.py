@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -62,6 +63,9 @@ class Settings:
         return POSTGRES if module == FACTORY_TOPIC else module
 
 
+BOOLEAN_WORDS = ("y", "yes", "t", "true", "on", "1", "n", "no", "f", "false", "off", "0")
+
+
 def _number(env: Mapping[str, str], name: str, default: float, low: float) -> float:
     raw = env.get(name)
     if raw is None or raw == "":
@@ -70,6 +74,8 @@ def _number(env: Mapping[str, str], name: str, default: float, low: float) -> fl
         value = float(raw)
     except ValueError:
         raise MalformedCommand(f"environment variable {name} must be a number, not {raw!r}") from None
+    if not math.isfinite(value):
+        raise MalformedCommand(f"environment variable {name} must be a finite number, not {raw!r}")
     if value < low:
         raise MalformedCommand(f"environment variable {name} must be {low} or more")
     return value
@@ -98,11 +104,28 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         # back): wait at most this many seconds for a connection (the library's default is 30), and use the
         # library's recorders retrying a statement once, not ten times, behind a breaker (service/postgres.py)
         store.setdefault("POSTGRES_CONNECT_TIMEOUT", "2")
+        port = _number(store, "POSTGRES_PORT", 5432, 1)
+        if port != int(port) or port > 65535:
+            raise MalformedCommand(
+                f"environment variable POSTGRES_PORT must be a port number (1 to 65535), not {store['POSTGRES_PORT']!r}"
+            )
+        if _number(store, "POSTGRES_CONNECT_TIMEOUT", 2, 0) <= 0:
+            raise MalformedCommand("environment variable POSTGRES_CONNECT_TIMEOUT must be a number of seconds above 0")
         store["PERSISTENCE_MODULE"] = FACTORY_TOPIC
     elif store["PERSISTENCE_MODULE"] not in ("eventsourcing.popo",):
         raise MalformedCommand(
             f"PERSISTENCE_MODULE {store['PERSISTENCE_MODULE']!r} is not supported; use {SQLITE}, {POSTGRES} or eventsourcing.popo"
         )
+    if store.get("CREATE_TABLE", "y").strip().lower() not in BOOLEAN_WORDS:  # the library's own words
+        raise MalformedCommand(
+            f"environment variable CREATE_TABLE must be y or n (or {', '.join(BOOLEAN_WORDS)}), not {store['CREATE_TABLE']!r}"
+        )
+    redis_url = env.get("REDIS_URL") or None
+    if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise MalformedCommand(f"environment variable REDIS_URL must be a redis://, rediss:// or unix:// URL, not {redis_url!r}")
+    projector = _choice(env, "AEGIS_PROJECTOR", ("in-process", "worker"), "in-process")
+    if projector == "worker" and redis_url is None:
+        raise MalformedCommand("AEGIS_PROJECTOR=worker needs REDIS_URL: the projection worker keeps the projections in Redis")
     cache_name = "AGGREGATE_CACHE_MAXSIZE" if store.get("AGGREGATE_CACHE_MAXSIZE") else "AEGIS_CACHE_GAMES"
     cache_games = int(_number(env, cache_name, 500, 1))  # at least 1: the library takes 0 for a cache without any bound
     store["AGGREGATE_CACHE_MAXSIZE"] = str(cache_games)
@@ -112,10 +135,10 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         reaction_seconds=_number(env, "AEGIS_REACTION_SECONDS", 30.0, 0),
         snapshot_interval=int(_number(env, "AEGIS_SNAPSHOT_INTERVAL", 200, 1)),
         bot_move_limit=int(_number(env, "AEGIS_BOT_MOVE_LIMIT", 5000, 1)),
-        redis_url=env.get("REDIS_URL") or None,
+        redis_url=redis_url,
         keepalive_seconds=_number(env, "AEGIS_SSE_KEEPALIVE", 15.0, 0.05),
         redis_prefix=env.get("AEGIS_REDIS_PREFIX") or "aegis:",
-        projector=_choice(env, "AEGIS_PROJECTOR", ("in-process", "worker"), "in-process"),
+        projector=projector,
         view_wait=_number(env, "AEGIS_VIEW_WAIT", 0.5, 0),
         catalog=read_catalog(env["AEGIS_CATALOG"]) if env.get("AEGIS_CATALOG") else None,
         turn_seconds=_seconds(env, "AEGIS_TURN_SECONDS", 120.0),
