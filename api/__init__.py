@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, current_app, request
 
-from aegis.api import branches, disputes, games, jsonio, limits, openapi, players, problems, replays, stream
+from aegis.api import branches, disputes, games, jsonio, limits, openapi, players, problems, replays, sse, stream
 from aegis.api.schemas import HealthOut
 from aegis.api.stream_slots import StreamSlots
 from aegis.projections.reads import ProjectedReads
@@ -68,7 +68,8 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
         """No route takes a token in its query: one given there would be ignored (a seat's view answered as a
         spectator's, silently) and written to the access log. The stream refuses it itself, saying how to get a
         ticket instead (``api/sse.py``), on whichever server holds it."""
-        if "token" in request.args and request.path.startswith("/api/") and request.endpoint != "stream.stream":
+        named = any(name.lower() in sse.TOKEN_PARAMETERS for name in request.args)
+        if named and request.path.startswith("/api/") and request.endpoint != "stream.stream":
             raise BadRequest(TOKEN_IN_URL, kind="token-in-url")
 
     @app.get("/healthz")
@@ -94,9 +95,11 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
             try:
                 views.position()
                 out["redis"] = "ok"
-            except Exception as err:  # commands still work; reads fall back to the events
+            except Exception as err:
+                # games still play (commands, views, streams: Redis is shared, and answering 503 here would make a
+                # load balancer take every process out at once); the lobby and players' records answer 503 meanwhile
                 degraded = {**out, "status": "degraded", "redis": f"{type(err).__name__}: {err}"}
-                return jsonio.response(HealthOut().dump(degraded), 503)
+                return jsonio.response(HealthOut().dump(degraded), 200)
         return jsonio.response(HealthOut().dump(out))
 
     return app

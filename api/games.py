@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, request, url_for
 from marshmallow import Schema, ValidationError
 
 from aegis.api import jsonio, ruleset_schemas, schemas
-from aegis.service.errors import BadRequest, NotFound, Unauthorized, Unavailable
+from aegis.service.errors import BadRequest, NotFound, ProjectionsUnavailable, Unauthorized
 from aegis.service.games import GameService
 from aegis.service.rulesets import RULESETS
 
@@ -118,7 +118,7 @@ def list_games() -> Response:
     offset, limit = query.pop("offset"), query.pop("limit")
     found = current_app.extensions["aegis.reads"].lobby(**query, offset=offset, limit=limit, now=service().clock())
     if found is None:
-        raise Unavailable("the game list is projected in Redis, which does not answer; games can still be played")
+        raise ProjectionsUnavailable("the game list is projected in Redis, which does not answer; games can still be played")
     games, total = found
     return answer(schemas.built(schemas.GamesOut), {"games": games, "total": total, "offset": offset, "limit": limit})
 

@@ -1,8 +1,8 @@
 """Access logs hold no token. Every route refuses a token in its URL (``?token=``, 400), but a server writes the
 request line to its access log before the app answers: the token of a client that put one there would be kept in
 the log. A filter on the access loggers of the servers ``aegis serve`` runs (uvicorn's, gunicorn's and Werkzeug's)
-masks the value of every ``token`` query parameter in what they log. A stream ticket (``?ticket=``) is meant for
-URLs (short-lived, one seat's stream only) and stays."""
+masks the value of every ``token`` (or ``access_token``, in any case) query parameter in what they log. A stream
+ticket (``?ticket=``) is meant for URLs (short-lived, one seat's stream only) and stays."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import re
 from typing import Any
 
 ACCESS_LOGGERS = ("uvicorn.access", "gunicorn.access", "werkzeug")
-_TOKEN = re.compile(r"([?&]token=)[^&\s\"']*")
+_TOKEN = re.compile(r"([?&](?:access_)?token=)[^&\s\"']*", re.IGNORECASE)  # ?token=, ?Token=, ?access_token=
 MASK = "<hidden>"
 
 
 def mask(text: str) -> str:
     """``text`` with the value of every ``token`` query parameter masked."""
-    return _TOKEN.sub(r"\g<1>" + MASK, text) if "token=" in text else text
+    return _TOKEN.sub(r"\g<1>" + MASK, text) if "token=" in text.lower() else text
 
 
 def _masked(value: Any) -> Any:

@@ -515,12 +515,16 @@ PATHS: dict[str, dict[str, Any]] = {
     "/readyz": {
         "get": {
             "operationId": "readyz",
-            "summary": "The event store answers and can be written (and Redis answers, when REDIS_URL is set)",
+            "summary": "The event store answers and can be written (and whether Redis answers, when REDIS_URL is set)",
             "responses": {
-                "200": {"description": "ready", **_json("HealthOut")},
+                "200": {
+                    "description": "ready (status ready), or ready to play while Redis does not answer (status degraded: "
+                    "the lobby and players' records answer 503 meanwhile)",
+                    **_json("HealthOut"),
+                },
                 "503": {
-                    "description": "the store (or Redis) does not answer (status unavailable, degraded), or the store "
-                    "cannot be written (status unwritable: a full disk, a read-only database)",
+                    "description": "the store does not answer (status unavailable), or cannot be written (status "
+                    "unwritable: a full disk, a read-only database)",
                     **_json("HealthOut"),
                 },
             },

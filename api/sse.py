@@ -37,6 +37,9 @@ TOKEN_IN_URL = (  # .format(game=...)
 )
 
 
+TOKEN_PARAMETERS = frozenset({"token", "access_token"})  # as a query parameter, in any case: refused everywhere
+
+
 def frame(data: Any, *, seq: int | None = None, event: str | None = None) -> str:
     head = (f"id: {seq}\n" if seq is not None else "") + (f"event: {event}\n" if event else "")
     return head + f"data: {jsonio.text(data)}\n\n"
@@ -56,7 +59,7 @@ VIEWS_VALUES = {"1": True, "true": True, "0": False, "false": False}
 
 def opening(gid: str, args: Mapping[str, str], authorization: str | None, last_event_id: str | None) -> Opening:
     """What a stream request asks for; refused (400, 401, 404) before anything is read."""
-    if "token" in args:
+    if any(name.lower() in TOKEN_PARAMETERS for name in args):
         raise BadRequest(TOKEN_IN_URL.format(game=gid), kind="token-in-url")
     views = VIEWS_VALUES.get(args.get("views", "0").strip().lower())
     if views is None:

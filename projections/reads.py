@@ -16,7 +16,7 @@ from aegis.projections.store import Moved, ViewStore
 from aegis.projections.views import LOBBY, PLAYERS, player_games_key
 from aegis.projections.worker import Worker
 from aegis.service import names
-from aegis.service.errors import Unavailable
+from aegis.service.errors import ProjectionsUnavailable
 from aegis.service.games import GameService
 
 log = logging.getLogger(__name__)
@@ -78,4 +78,6 @@ class ProjectedReads:
             return read()
         except Exception as err:
             log.warning("projected read of %s failed: %s", what, err)
-            raise Unavailable(f"{what} are projected in Redis, which does not answer; games can still be played") from None
+            raise ProjectionsUnavailable(
+                f"{what} are projected in Redis, which does not answer; games can still be played"
+            ) from None

@@ -47,6 +47,12 @@ class Unavailable(ServiceError):
     status, kind, title = 503, "unavailable", "Service unavailable"
 
 
+class ProjectionsUnavailable(Unavailable):
+    """Redis, which holds the projections, does not answer: it comes back by itself, so try again shortly."""
+
+    headers: ClassVar[dict[str, str]] = {"Retry-After": "1"}
+
+
 def from_domain(err: DomainError, *, raced: bool = False) -> ServiceError:
     """Map a ruleset refusal to the service's answer. ``raced``: the game moved on while the command
     waited, so a refusal is a conflict with another command rather than the caller's mistake."""

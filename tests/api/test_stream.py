@@ -221,8 +221,8 @@ def test_stream_refusals(fast_app):
     assert c.get(f"/api/games/{gid}/stream?ticket=v1.0.1.00").status_code == 401
     assert c.get(f"/api/games/{gid}/stream?token=seat_wrong").status_code == 400  # a token in a URL is logged
     assert "stream-ticket" in c.get(f"/api/games/{gid}/stream?token=seat_wrong").get_json()["detail"]  # the way instead
-    for path in ("view", "events", "timeline"):  # never taken as a spectator's request in silence: refused
-        refused = c.get(f"/api/games/{gid}/{path}?token=seat_wrong")
+    for path, name in (("view", "token"), ("events", "access_token"), ("timeline", "Token"), ("stream", "Access_Token")):
+        refused = c.get(f"/api/games/{gid}/{path}?{name}=seat_wrong")  # never taken as a spectator's, in silence
         assert refused.status_code == 400 and refused.get_json()["type"].endswith("/token-in-url"), path
     assert c.get(f"/api/games/{gid}/stream", headers={"Last-Event-ID": "x"}).status_code == 400
     seq = c.get(f"/api/games/{gid}/view").get_json()["seq"]

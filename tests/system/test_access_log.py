@@ -90,9 +90,9 @@ def test_no_token_reaches_the_servers_log_while_a_ticket_stream_plays(server):
         received += _frames_through(frames, answer["seq"])
     stream.close()
     assert moves >= 3
-    for path in ("view", "stream"):  # a client that puts its token in the URL is refused, and the log masks it
+    for path, parameter in (("view", "token"), ("stream", "token"), ("events", "Access_Token")):  # refused, masked
         try:
-            urllib.request.urlopen(f"{url}/api/games/{gid}/{path}?token={ben}&views=0", timeout=30)
+            urllib.request.urlopen(f"{url}/api/games/{gid}/{path}?{parameter}={ben}&views=0", timeout=30)
             raise AssertionError(f"?token= on {path} was not refused")
         except urllib.error.HTTPError as refused:
             assert refused.code == 400 and "token-in-url" in refused.read().decode()
@@ -109,6 +109,7 @@ def test_no_token_reaches_the_servers_log_while_a_ticket_stream_plays(server):
         assert f"/api/games/{gid}/stream?ticket=v1.0." in text, text[-3000:]  # the query string is in the log
         assert f"POST /api/games/{gid}/commands" in text
         assert f"/api/games/{gid}/view?token=<hidden>&views=0" in text, text[-3000:]  # logged, its token masked
+        assert f"/api/games/{gid}/events?Access_Token=<hidden>&views=0" in text
     else:
         assert f"/api/games/{gid}/" not in text, text[-3000:]  # no access log at all
     for secret in (host, ann, ben):
