@@ -7,7 +7,7 @@ from aegis.domain.everaegis.audit import audit
 from aegis.domain.everaegis.review import review
 from aegis.domain.kernel.redaction import OMNISCIENT
 from tests.domain.test_rules_undo import T0, _declare_and_time_out, _timed
-from tests.domain.test_worked_examples import FRED, JEFF, PETER, SALLY, table
+from tests.domain.test_worked_examples import JEFF, PETER, e11_table
 
 
 def _audit(t, step: int) -> dict:
@@ -18,12 +18,7 @@ def _audit(t, step: int) -> dict:
 def test_r65_the_audit_of_a_guard_claim_is_the_guards_claim_with_the_guards_hand():
     """E11: Jeff claims Barracks; Peter guards with a true Barracks claim; Jeff calls the guard. At the guard and at
     the call on it, the audit is of Peter's claim (a Barracks, held), not of Jeff's action claim (a bluff)."""
-    t = table(
-        4,
-        deck=["Temple"],
-        hands={str(JEFF): ["Mason"], str(PETER): ["Barracks", "Library"], str(FRED): ["Treasury"], str(SALLY): ["Library"]},
-        first_player=JEFF,
-    )
+    t = e11_table()
     t.declare(JEFF, "barracks")
     t.react(PETER, "guard", "card")
     t.pass_all()

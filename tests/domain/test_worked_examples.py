@@ -265,16 +265,21 @@ def test_e10_derived_casualty_values(soldiers: int, lost: int):
 # ----- E11-E14, E16: claims, calls and guards -----
 
 
-def test_e11_incorrect_call_on_a_guard():
-    """R58, R66, R68: Jeff claims Barracks; Peter guards with a true Barracks claim; Jeff calls the guard.
-    Peter shows the Barracks and unreveals it (not a full reveal); Jeff fully reveals a card of his
-    choice; the Barracks spares Peter and hits the other opponents."""
-    t = table(
+def e11_table() -> Table:
+    """E11's table: Jeff (first) holds a Mason, Peter a Barracks and a Library, Fred a Treasury, Sally a Library."""
+    return table(
         4,
         deck=["Temple"],
         hands={str(JEFF): ["Mason"], str(PETER): ["Barracks", "Library"], str(FRED): ["Treasury"], str(SALLY): ["Library"]},
         first_player=JEFF,
     )
+
+
+def test_e11_incorrect_call_on_a_guard():
+    """R58, R66, R68: Jeff claims Barracks; Peter guards with a true Barracks claim; Jeff calls the guard.
+    Peter shows the Barracks and unreveals it (not a full reveal); Jeff fully reveals a card of his
+    choice; the Barracks spares Peter and hits the other opponents."""
+    t = e11_table()
     t.declare(JEFF, "barracks")
     t.react(PETER, "guard", "card")
     t.pass_all()

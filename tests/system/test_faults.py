@@ -179,16 +179,22 @@ class StreamReader:
             self.response.fp.raw._sock.shutdown(2)  # drop the socket, as a network failure would
 
 
+def _own_redis(tmp_path: Path) -> RedisServer:
+    """A redis-server of the test's own, started (one the test may kill without touching anyone else's)."""
+    try:
+        server = RedisServer(tmp_path)
+        server.start()
+    except (FileNotFoundError, RuntimeError, ImportError) as err:
+        need_server("a redis-server of the test's own", err)
+    return server
+
+
 def test_redis_restart_under_connected_streams_misses_nothing(tmp_path):
     """Two API processes share PostgreSQL and a Redis of the test's own. Commands go to one, SSE clients (each
     seat and a spectator, for three games) hold streams on the other. Redis is killed mid-game; half the
     clients lose their connection while it is away and half just after it is back; all reconnect with
     Last-Event-ID. Every stream must carry every event after its view exactly once, in order, to the end."""
-    try:
-        redis_server = RedisServer(tmp_path)
-        redis_server.start()
-    except (FileNotFoundError, RuntimeError, ImportError) as err:
-        need_server("a redis-server of the test's own", err)
+    redis_server = _own_redis(tmp_path)
     with pg_schema("aegis_fault_") as env:
         env = {**env, "REDIS_URL": redis_server.url, "AEGIS_REDIS_PREFIX": "aegis-fault:", "AEGIS_SSE_KEEPALIVE": "1"}
         env["AEGIS_REACTION_SECONDS"] = "0"
@@ -341,11 +347,7 @@ def test_the_projection_worker_outlives_a_redis_outage_and_the_lobby_comes_back(
     """``aegis project`` (AEGIS_PROJECTOR=worker) while its Redis is away for 3 s, progress lines every 0.2 s: the
     worker says Redis does not answer, lives on, and once Redis is back (empty: it keeps nothing) a game created
     afterwards is in the lobby again, without restarting anything."""
-    try:
-        redis_server = RedisServer(tmp_path)
-        redis_server.start()
-    except (FileNotFoundError, RuntimeError, ImportError) as err:
-        need_server("a redis-server of the test's own", err)
+    redis_server = _own_redis(tmp_path)
     with pg_schema("aegis_fault_") as env:
         env = {**env, "REDIS_URL": redis_server.url, "AEGIS_REDIS_PREFIX": "aegis-fault:", "AEGIS_PROJECTOR": "worker"}
         service = Service(env, tmp_path / "serve.log", workers=1, threads=4)
