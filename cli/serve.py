@@ -6,13 +6,21 @@ gunicorn's threaded workers, where every open stream holds a thread."""
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from typing import Any
 
 KEEPALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
 
 
+LOG_FORMAT = "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"
+
+
 def run(args: argparse.Namespace) -> int:
+    # the service's own log lines (a store that does not answer, a projected read that failed) with when, which
+    # process and how grave: without this Python prints the bare message (gunicorn's and uvicorn's own loggers keep
+    # their formats); the level stays at warnings, as before
+    logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT)
     if args.workers < 0:
         print("aegis serve: --workers must be 0 or more", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -303,6 +304,8 @@ def test_postgres_away_mid_load_gives_fast_503s_then_recovers_without_restart(tm
             assert not [s for s in statuses if s >= 500 and s != 503], statuses
             assert sorted(service.worker_pids()) == pids, "a worker was restarted: recovery must need none"
             assert read_json(service.url + "/readyz")["status"] == "ready"
+            logged = [line for line in service.log.read_text().splitlines() if "event store error on" in line]
+            assert logged and all(re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ \[\d+\] WARNING ", x) for x in logged), logged[:3]
             _stored_games_are_whole(env, result)
             _verified(service.url, result)
         finally:
