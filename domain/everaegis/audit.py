@@ -48,18 +48,21 @@ def audit(
     about = "guard" if declared["type"] == "GuardDeclared" else "action"
     act = before.play.act
     claim = (act.claim if act is not None else None) if about == "guard" else declared.get("claim")
+    # a branch that dealt again, while this claim was in play, the cards its knower could not name: the claimant held
+    # what the branch dealt (what a call on it there finds); the names are the omniscient's and the claimant's own
+    redeal = next((e for e in log[start - 1 : end] if e["type"] == "CardsDealtAgain"), None)
+    dealt: dict[str, str] = redeal.get("names", {}) if redeal is not None else {}
+    named = [dealt.get(c.id, c.name) for c in hand]
     held: dict[str, Any] | None = None
     if effective in (OMNISCIENT, claimant):
-        held = {
-            "cards": [c.name for c in hand],
-            "holds_claimed_card": None if claim is None else any(c.name == claim for c in hand),
-        }
+        held = {"cards": named, "holds_claimed_card": None if claim is None else claim in named}
+        if redeal is not None:
+            held["dealt_again_at_step"] = redeal["seq"]
     knew = {}
     for seat, name in enumerate(names):
         if seat == claimant or (effective != OMNISCIENT and effective != seat):
             continue
-        known = [c.name for c in hand if c.known_to(seat, claimant)]
-        knew[name] = known
+        knew[name] = [c.name for c in hand if c.known_to(seat, claimant)]  # what it knew then: a seat's knowledge
     times = {  # when each answer's command was accepted (an answer the server gave for a seat has no time here)
         e["seq"]: accepted[e["seq"]]["at"]
         for e in log[start - 1 : end]

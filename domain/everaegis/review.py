@@ -24,6 +24,7 @@ from aegis.domain.everaegis.audit import undone
 from aegis.domain.everaegis.config import Config
 from aegis.domain.everaegis.evolve import apply, initial_state
 from aegis.domain.everaegis.odds import odds
+from aegis.domain.everaegis.state import GameState
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import Perspective
 
@@ -40,6 +41,8 @@ def review(config: Config, log: list[dict[str, Any]], events: Sequence[Event], p
         found = odds(state, stored, perspective)
         if found is not None:
             walk.claimed(stored["seq"], found)
+        elif stored["type"] == "CardsDealtAgain":  # a branch dealt again what its knower could not name
+            walk.dealt_again(state)
         else:
             handler = _Walk.HANDLERS.get(stored["type"])
             if handler is not None:
@@ -62,6 +65,7 @@ class _Walk:
         self.given_at: dict[tuple[int, int], int] = {}  # (window, seat) -> the step of the answer
         self.calls: dict[tuple[int, int], dict[str, Any]] = {}  # (window, caller) -> the call
         self.challenged: int | None = None  # the window whose call is being settled (one at a time, R58-R60)
+        self.unsettled: list[dict[str, Any]] = []  # claims in play: no window closed on them uncalled, no call settled
         self.closed: dict[int, list[tuple[int, dict[str, Any]]]] = {}  # window id -> the answers its closing added
 
     def claimed(self, seq: int, found: dict[str, Any]) -> None:
@@ -70,6 +74,21 @@ class _Walk:
             k: found[k] for k in keep
         }
         self.moves[found["claimant"]].append(self.pending)
+        self.unsettled.append(self.pending)
+
+    def _settle(self, claim: dict[str, Any]) -> None:
+        self.unsettled = [c for c in self.unsettled if c is not claim]
+
+    def dealt_again(self, state: GameState) -> None:
+        """A branch dealt again the cards its knower could not name, while these claims were still in play: what
+        the claimant held is what the branch dealt (and what a call on it in the branch then finds), for the claim
+        and every answer to it."""
+        for claim in self.unsettled:
+            claim["held"] = state.holds(claim["claimant"], claim["claim"])
+            for mine in self.moves:
+                for move in mine:
+                    if move.get("of") is claim:
+                        move["held"] = claim["held"]
 
     def window_opened(self, e: dict[str, Any]) -> None:
         claim = self.pending
@@ -105,6 +124,8 @@ class _Walk:
             added.append((seat, entry))
             if entry["kind"] == "call":
                 self.calls[(window, seat)] = entry
+        if not any(answer.get("answer") == "call" for answer in e["answers"].values()):
+            self._settle(claim)  # nobody called it: it stands as made
 
     def called(self, e: dict[str, Any]) -> None:
         if e["window"] not in self.windows:
@@ -121,6 +142,7 @@ class _Walk:
     def settled(self, e: dict[str, Any]) -> None:
         if self.challenged is None:
             return
+        self._settle(self.windows[self.challenged])
         call = self.calls.get((self.challenged, e["caller"]))
         if call is not None:
             call["outcome"] = "right" if e["correct"] else "wrong"

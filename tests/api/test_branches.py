@@ -3,6 +3,7 @@ game, with another command or none, dealt the same or as one seat knew it; linke
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from typing import Any
@@ -334,3 +335,39 @@ def test_branches_are_counted_by_the_creation_limit(sqlite_env):
         assert _branch(api, gid, 429, step=10)["status"] == 429
     finally:
         close_app(app)
+
+
+def test_a_claim_in_play_when_an_as_known_branch_deals_again_is_judged_on_the_branchs_deal(sqlite_app, finished):
+    """A branch as seat s knew it, from a step where s is asked about another seat's claim, with s calling: the
+    cards s could not name are dealt again, so whether the claimant held the claimed card is the branch's deal.
+    The claim's audit and the branch's review judge it on that deal: never 'held: false' beside 'proven' (a
+    claimant holding the card may still show another: exposed), and the call's own row agrees. Several branches:
+    several deals."""
+    api, gid = finished
+    log = api.events(gid)["events"]
+    windows = {e["window"]: e for e in log if e["type"] == "ReactionWindowOpened" and e["claim"] and e["about"] == "action"}
+    points = list(
+        {  # one per window: the first seat (not its claimant) that answered it
+            command["window"]: (before, command)
+            for before, command in reversed(_commands(sqlite_app, gid))
+            if command.get("type") == "react"
+            and command.get("window") in windows
+            and command["seat"] != windows[command["window"]]["claimant"]
+        }.values()
+    )[::-1][:10]
+    assert points, "the bots' game has no claim a seat answered"
+    rng = random.Random(11)
+    for before, command in points:
+        seat, window = command["seat"], windows[command["window"]]
+        call = {"type": "react", "seat": seat, "window": command["window"], "answer": "call"}
+        made = _branch(api, gid, step=before, command=call, deal="as_known", **{"as": seat})
+        api.play_humans(made["id"], _seat_people(api, made), rng)
+        claim_step = max(e["seq"] for e in log if e["type"] == "ActionDeclared" and e["seq"] < window["seq"])
+        review = api.c.get(f"/api/games/{made['id']}/review?as=omniscient").get_json()
+        moves = [m for p in review["players"] for m in p["moves"] if m["claim_step"] == claim_step]
+        claim = next(m for m in moves if m["kind"] == "claim")
+        assert claim["outcome"] in ("proven", "exposed"), claim
+        assert claim["held"] or claim["outcome"] == "exposed", claim  # a proof shows the card (one held may go unshown)
+        assert all(m["held"] == claim["held"] for m in moves), moves  # the call's row too
+        audited = api.c.get(f"/api/games/{made['id']}/audit?step={claim_step}&as=omniscient").get_json()
+        assert audited["claimant_held"]["holds_claimed_card"] == claim["held"], audited["claimant_held"]
