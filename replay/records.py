@@ -100,9 +100,11 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
         "events": len(recorded),
         "commands": commands,
         "seed": seed,
-        "commitment": recorded[0].get("commitment"),
+        # a branch's record opens with its original's start: that commitment and seed are the original's, not its own
+        # (it has none: its view says so), so they are not reported as the branch's
+        "commitment": recorded[0].get("commitment") if game.branch_of is None else None,
         "server_secret": game.seed if game.seeding == "mixed" else None,
-        "creator_seed": game.creator_seed if game.seeding == "mixed" else game.seed,
+        "creator_seed": game.creator_seed if game.seeding == "mixed" else (game.seed if game.branch_of is None else None),
         "seat_entropy": {str(s["seat"]): s["entropy"] for s in game.seats if s.get("entropy")},
         "rigged": game.rigged,
         "problems": problems,

@@ -299,6 +299,8 @@ def test_a_finished_branch_verifies_from_its_revealed_secret(sqlite_app, finishe
         _wait_over(api, made["id"])
         verified = api.c.get(f"/api/games/{made['id']}/verify").get_json()
         assert verified["ok"] and verified["rigged"], verified["problems"]
+        # as its view says: no commitment of its own, no creator's seed (its record opens with the original's start)
+        assert verified["commitment"] is None is verified["creator_seed"] is api.view(made["id"])["fairness"]["commitment"]
 
 
 def test_a_window_open_at_the_branch_point_gets_its_full_time_again(sqlite_env):
