@@ -16,6 +16,7 @@ the streams of a game another process saved.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -154,13 +155,26 @@ class Hub:
         """Listen to every game's notices (once per process); returns once listening."""
         if self._thread is None:
             self._loop = asyncio.get_running_loop()
+            if self.broker.crosses_processes:  # Redis carries the notices: this process's own saves are heard at once
+                self.service.after_save.append(self._saved_here)
             self._thread = threading.Thread(target=self._listen, name="stream-notices", daemon=True)
             self._thread.start()
             self._ticker = self._loop.create_task(self._tick())
         if not self._listening.is_set():
             await self.run(self._listening.wait, 10.0)
 
+    def _saved_here(self, game: Any, deadline: float | None) -> None:
+        """A save of this process (on the thread that saved it): the streams of its game here hear it without waiting
+        for Redis to carry the notice back, and while Redis is away they still do (its notice then arrives twice,
+        which delays nothing: a stream reads what it has not sent)."""
+        gid, loop = str(game.id), self._loop
+        if loop is not None and gid in self._watched:
+            with contextlib.suppress(RuntimeError):  # the event loop is closed: the server is going
+                loop.call_soon_threadsafe(self._deliver, [(gid, game.seq)])
+
     def stop(self) -> None:
+        if self._saved_here in self.service.after_save:
+            self.service.after_save.remove(self._saved_here)
         self._stop.set()
         if self._ticker is not None:
             self._ticker.cancel()

@@ -30,6 +30,7 @@ from aegis.service.settings import load
 from benchmarks.harness import PG, RedisServer, Service, aegis_command, clean_env, postgres_env, read_json
 from benchmarks.loadgen import GameBot, Http, Load, Record, run_load
 from tests.api.test_stream import sse
+from tests.api_client import command_of
 from tests.conftest import need_server, pg_schema
 
 pytestmark = pytest.mark.slow  # whole games: CI runs them; pytest -m 'not slow' leaves them out
@@ -375,6 +376,40 @@ def test_the_projection_worker_outlives_a_redis_outage_and_the_lobby_comes_back(
         finally:
             projector.terminate()
             projector.wait(timeout=30)
+            service.stop()
+            redis_server.kill()
+
+
+def test_while_redis_is_away_a_processs_own_commands_reach_its_streams_at_once(tmp_path):
+    """With REDIS_URL the notices of saves go through Redis. While it is away, a command posted to the process that
+    holds a game's stream still reaches that stream at once (the process hears its own saves), not at the next
+    keep-alive (here 30 s)."""
+    redis_server = _own_redis(tmp_path)
+    with pg_schema("aegis_fault_") as env:
+        env = {**env, "REDIS_URL": redis_server.url, "AEGIS_REDIS_PREFIX": "aegis-fault:", "AEGIS_SSE_KEEPALIVE": "30"}
+        service = Service({**env, "AEGIS_REACTION_SECONDS": "0"}, tmp_path / "serve.log", workers=0)
+        try:
+            service.start()
+            http = Http(service.url)
+            created = http.request("POST", "/api/games", {"seats": 3}).body
+            gid = created["id"]
+            tokens = [http.request("POST", f"/api/games/{gid}/seats", {"name": n}).body["token"] for n in ("A", "B", "C")]
+            http.request("POST", f"/api/games/{gid}/start", {}, created["host_token"])
+            stream = StreamReader(service.url, gid, None)  # a spectator: no ticket needed
+            assert stream.started.wait(30)
+            redis_server.kill()
+            time.sleep(1)
+            for _ in range(3):  # a command of whoever is asked, posted to this same process
+                views = [http.request("GET", f"/api/games/{gid}/view", token=t).body for t in tokens]
+                seat, view = next((i, v) for i, v in enumerate(views) if [p for p in v["prompts"] if not p["free"]])
+                prompt = next(p for p in view["prompts"] if not p["free"])
+                answer = http.request("POST", f"/api/games/{gid}/commands", command_of(prompt["options"][0]), tokens[seat])
+                assert answer.status == 200, answer
+                t0 = time.monotonic()
+                _wait(lambda seq=answer.body["seq"]: (stream.last() or 0) >= seq, 10, "the stream to carry the command")
+                assert time.monotonic() - t0 < 10
+            stream.ended.set()
+        finally:
             service.stop()
             redis_server.kill()
 
