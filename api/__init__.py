@@ -18,6 +18,8 @@ from aegis.service.errors import BadRequest
 from aegis.service.games import GameService
 from aegis.service.settings import Settings, load
 
+PROJECTOR_STALL_SECONDS = 60  # /readyz: the projection worker's position standing still behind the store this long
+
 TOKEN_IN_URL = (
     "a token in the URL is written to access logs, so the service refuses ?token=: send it as "
     "'Authorization: Bearer <token>'"
@@ -76,11 +78,28 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
     def healthz() -> Response:
         return jsonio.response(HealthOut().dump({"status": "ok"}))
 
+    projector_seen: dict[str, float] = {}  # the projection worker's position as /readyz last saw it move, and when
+
+    def projector_stalled(stored: int, position: int) -> str | None:
+        """With AEGIS_PROJECTOR=worker: why the lobby and players' records are going stale, if the worker's position
+        has stood still behind the store for ``PROJECTOR_STALL_SECONDS`` (is ``aegis project`` running?)."""
+        now = svc.clock()
+        if position >= stored or projector_seen.get("position") != position:
+            projector_seen.update(position=position, since=now)
+            return None
+        still = now - projector_seen["since"]
+        if still < PROJECTOR_STALL_SECONDS:
+            return None
+        return (
+            f"the projection worker has not moved for {still:.0f} s and is {stored - position} events behind the store: "
+            "is 'aegis project' running? (the lobby and players' records are going stale)"
+        )
+
     @app.get("/readyz")
     def readyz() -> Response:
         store = current_app.extensions["aegis"].store
         try:
-            store.recorder.max_notification_id()
+            stored = store.recorder.max_notification_id() or 0
             reason = prober(store.recorder, svc.settings.store_env, svc.settings.min_free_bytes)
         except Exception as err:  # any failure of the store means not ready
             return jsonio.response(HealthOut().dump({"status": "unavailable", "store": f"{type(err).__name__}: {err}"}), 503)
@@ -93,13 +112,16 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
         out = {"status": "ready", "store": svc.settings.persistence}
         if svc.settings.redis_url:
             try:
-                views.position()
+                position = views.position()
                 out["redis"] = "ok"
             except Exception as err:
                 # games still play (commands, views, streams: Redis is shared, and answering 503 here would make a
                 # load balancer take every process out at once); the lobby and players' records answer 503 meanwhile
                 degraded = {**out, "status": "degraded", "redis": f"{type(err).__name__}: {err}"}
                 return jsonio.response(HealthOut().dump(degraded), 200)
+            stalled = projector_stalled(stored, position) if svc.settings.projector == "worker" else None
+            if stalled is not None:  # games play on: degraded, as with Redis away
+                return jsonio.response(HealthOut().dump({**out, "status": "degraded", "projections": stalled}), 200)
         return jsonio.response(HealthOut().dump(out))
 
     return app

@@ -518,8 +518,9 @@ PATHS: dict[str, dict[str, Any]] = {
             "summary": "The event store answers and can be written (and whether Redis answers, when REDIS_URL is set)",
             "responses": {
                 "200": {
-                    "description": "ready (status ready), or ready to play while Redis does not answer (status degraded: "
-                    "the lobby and players' records answer 503 meanwhile)",
+                    "description": "ready (status ready), or ready to play while Redis does not answer, or while the "
+                    "projection worker stands still behind the store (status degraded, with redis or projections "
+                    "saying why: the lobby and players' records answer 503 or go stale meanwhile)",
                     **_json("HealthOut"),
                 },
                 "503": {

@@ -774,6 +774,9 @@ class HealthOut(Schema):
     status = fields.String(required=True)
     store = fields.String()
     redis = fields.String()
+    projections = fields.String(
+        metadata={"description": "with AEGIS_PROJECTOR=worker: why the projections are going stale (status degraded)"}
+    )
 
 
 STATISTICS = {name: text for rules in RULESETS.values() for name, text in rules.shapes.statistics.items()}

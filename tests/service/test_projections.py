@@ -19,11 +19,13 @@ from uuid import UUID
 
 import pytest
 
-from aegis.api import jsonio, schemas
+from aegis.api import create_app, jsonio, schemas
 from aegis.domain.kernel.redaction import SPECTATOR
 from aegis.projections.store import MemoryViewStore, RedisViewStore
 from aegis.projections.views import LOBBY
 from aegis.projections.worker import rebuild
+from aegis.service.games import GameService
+from aegis.service.settings import load
 from aegis.service.views import summary_of, view_of
 from tests.api_client import Api, command_of
 from tests.conftest import close_app, make_app, need_server
@@ -328,3 +330,31 @@ def test_while_the_projector_is_held_no_step_runs_and_it_catches_up_after(sqlite
     assert done.wait(10)
     stepper.join()
     assert worker.applied > before, "the step ran once released, and projected the new game"
+
+
+def test_readyz_says_when_the_projection_worker_stands_still_behind_the_store(sqlite_env, redis_env, tmp_path):
+    """AEGIS_PROJECTOR=worker with no worker running: games play, but the lobby goes stale. /readyz (on the service's
+    clock) stays ready while the worker may just be behind, says 'degraded' and why once its position has stood still
+    behind the store for a minute, and is ready again once a worker has caught up."""
+    clock = [1_800_000_000.0]
+    service = GameService(load({**sqlite_env, **redis_env, "AEGIS_PROJECTOR": "worker"}), clock=lambda: clock[0])
+    app = create_app(service=service, background=False)
+    try:
+        api = Api(app.test_client())
+        gid, host, _ = api.new_game(["random", "random", "random"], seed="stalled")
+        api.start(gid, host)
+        c = app.test_client()
+        assert c.get("/readyz").get_json()["status"] == "ready"  # behind, but not for long yet
+        clock[0] += 61
+        stalled = c.get("/readyz")
+        assert stalled.status_code == 200 and stalled.get_json()["status"] == "degraded"
+        assert "is 'aegis project' running?" in stalled.get_json()["projections"]
+        worker = _worker({**sqlite_env, **redis_env, "AEGIS_PROJECTOR": "worker"}, tmp_path)
+        try:
+            _wait_position(app.extensions["aegis.views"], service.store.recorder.max_notification_id())
+        finally:
+            worker.terminate()
+            worker.wait(timeout=10)
+        assert c.get("/readyz").get_json()["status"] == "ready"
+    finally:
+        close_app(app)
