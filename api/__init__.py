@@ -20,11 +20,6 @@ from aegis.service.settings import Settings, load
 
 PROJECTOR_STALL_SECONDS = 60  # /readyz: the projection worker's position standing still behind the store this long
 
-TOKEN_IN_URL = (
-    "a token in the URL is written to access logs, so the service refuses ?token=: send it as "
-    "'Authorization: Bearer <token>'"
-)
-
 
 def create_app(settings: Settings | None = None, *, service: GameService | None = None, background: bool = True) -> Flask:
     """Build the app. ``background``: run the deadline keeper thread (the server closes late windows)."""
@@ -72,7 +67,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
         ticket instead (``api/sse.py``), on whichever server holds it."""
         named = any(name.lower() in sse.TOKEN_PARAMETERS for name in request.args)
         if named and request.path.startswith("/api/") and request.endpoint != "stream.stream":
-            raise BadRequest(TOKEN_IN_URL, kind="token-in-url")
+            raise BadRequest(sse.TOKEN_IN_QUERY, kind="token-in-url")
 
     @app.get("/healthz")
     def healthz() -> Response:

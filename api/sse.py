@@ -30,9 +30,12 @@ KEEPALIVE = ": keep-alive\n\n"
 KEEPALIVE_BYTES = KEEPALIVE.encode()
 MEDIA_TYPE = "text/event-stream; charset=utf-8"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-TOKEN_IN_URL = (  # .format(game=...)
-    "a token in the URL is written to access logs, so the stream refuses ?token=: send it as "
-    "'Authorization: Bearer <token>', or (from a browser's EventSource, which cannot send headers) get a ticket "
+TOKEN_IN_QUERY = (  # every route's refusal of a token in its URL (api/__init__.py), the stream's own below
+    "a token in the URL is written to access logs, so the service refuses ?token=: send it as "
+    "'Authorization: Bearer <token>'"
+)
+TOKEN_IN_URL = TOKEN_IN_QUERY + (  # .format(game=...)
+    ", or (from a browser's EventSource, which cannot send headers) get a ticket "
     "with POST /api/games/{game}/stream-ticket and that header, then open the stream with ?ticket=<ticket>"
 )
 

@@ -402,14 +402,14 @@ class GameService:
             if label is not None and names.key(label) != names.key(player):
                 raise BadRequest(f"this player key belongs to {player!r}, not {label!r}; leave 'name' out to sit as {player!r}")
             label = player
-        elif label is not None and names.given_by_the_service(label, BOT_NAMES):
-            raise names.service_name_refusal(label)
-        elif label is not None and (owner := self.players.find(label)) is not None:
-            raise Conflict(
-                f"{label!r} is the registered player {owner.name!r}'s name: take the seat with that player's key "
-                "(Authorization: Bearer <player key>), or choose another name",
-                kind="name-taken",
-            )
+        elif label is not None:
+            names.refuse_service_form(label, BOT_NAMES)
+            if (owner := self.players.find(label)) is not None:
+                raise Conflict(
+                    f"{label!r} is the registered player {owner.name!r}'s name: take the seat with that player's key "
+                    "(Authorization: Bearer <player key>), or choose another name",
+                    kind="name-taken",
+                )
         contribution = _contribution(entropy, "'entropy'")
         token = None if bot is not None else tokens.new_token(tokens.PREFIX_SEAT)
 

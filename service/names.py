@@ -47,20 +47,17 @@ def normal(raw: object, what: str = "a name") -> str:
 _SERVICE_NAME = re.compile(r"(?:(?P<bot>.+?)\s+bot|seat)\s+[0-9]+")
 
 
-def given_by_the_service(name: str, bots: Iterable[str]) -> bool:
-    """Is ``name`` of the form the service gives a seat it names itself: "<Bot> bot <n>" for one of ``bots``, or
-    "Seat <n>"? A person may not take such a name: they would pass for a bot, and would take the name the service
-    then gives a bot seated after them."""
+def refuse_service_form(name: str, bots: Iterable[str]) -> None:
+    """Refuse ``name`` for a person if it has the form the service gives a seat it names itself: "<Bot> bot <n>" for
+    one of ``bots``, or "Seat <n>". A person with such a name would pass for a bot, and would take the name the
+    service then gives a bot seated after them."""
     found = _SERVICE_NAME.fullmatch(key(name))
-    return found is not None and (found["bot"] is None or found["bot"] in {key(bot) for bot in bots})
-
-
-def service_name_refusal(name: str) -> BadRequest:
-    return BadRequest(
-        f"{name!r} has the form of a name the service gives its own seats ('Random bot 2', 'Seat 3'): choose another, "
-        "so that nobody takes you for a bot",
-        kind="bad-name",
-    )
+    if found is not None and (found["bot"] is None or found["bot"] in {key(bot) for bot in bots}):
+        raise BadRequest(
+            f"{name!r} has the form of a name the service gives its own seats ('Random bot 2', 'Seat 3'): choose "
+            "another, so that nobody takes you for a bot",
+            kind="bad-name",
+        )
 
 
 def key(name: str) -> str:

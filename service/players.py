@@ -69,8 +69,7 @@ class Registry:
                 f"a registered name is not {name!r}: in the player's address (/api/players/<name>) it would be read as "
                 "a step of the path"
             )
-        if names.given_by_the_service(name, BOT_NAMES):
-            raise names.service_name_refusal(name)
+        names.refuse_service_form(name, BOT_NAMES)
         found = self.find(name)
         if found is not None:
             raise Conflict(f"the name {name!r} is already registered (as {found.name!r})", kind="name-taken")

@@ -130,7 +130,7 @@ class DecisionKind:
         errors: dict[str, list[str]] = {}
         for name, type_ in self.fields.items():
             value = command.get(name, _ABSENT)
-            if type(value) is not type_ and not is_of(value, type_):
+            if not is_of(value, type_):
                 errors[name] = [MISSING if value is _ABSENT else not_valid(type_)]
         known, optional = self.known, self.optional
         for name in command:
