@@ -14,7 +14,7 @@ from aegis.api.dispute_schemas import (
     DisputeVerdictIn,
     GameDisputesQuery,
 )
-from aegis.api.games import answer, body, game_id, token
+from aegis.api.games import answer, body, game_id, no_query, token
 from aegis.api.schemas import built
 from aegis.replay.disputes import Disputes
 
@@ -49,6 +49,7 @@ def list_disputes() -> Response:
 
 @bp.get("/disputes/<did>")
 def dispute(did: str) -> Response:
+    no_query()
     return answer(built(DisputeOut), disputes().one(did, token()))
 
 

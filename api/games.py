@@ -37,6 +37,16 @@ def bearer(header: str | None) -> str | None:
     return value.strip()
 
 
+def no_query() -> None:
+    """A route that takes no query parameter refuses one (400, naming it) rather than answer as if it were not
+    there: a stream ticket sent to ``/view`` would otherwise get the spectator's view with no word of why."""
+    if request.args:
+        unknown = {name: ["this route takes no query parameter"] for name in request.args}
+        if "ticket" in request.args:
+            unknown["ticket"] = ["a stream ticket opens the event stream only; send your token in the Authorization header"]
+        raise ValidationError(unknown)
+
+
 def game_id(raw: str) -> UUID:
     try:
         return UUID(raw)
@@ -153,6 +163,7 @@ def start(gid: str) -> Response:
 
 @bp.get("/<gid>/view")
 def view(gid: str) -> Response:
+    no_query()
     # the service builds the view in ViewOut's shape already (tests/api/test_view_shape.py checks dump(view) == view
     # on every kind of game): it is served as it is, without marshmallow's walk over it (about 64 us a view)
     found = service().view(game_id(gid), token())

@@ -10,7 +10,9 @@ thousand streams opening at once wait for each other, never for the threads that
 A notice carries no event, so a lost or repeated one can delay an event but never skip or double it: after
 every keep-alive a stream reads the store again, as the threaded route does. Without Redis, notices stay in the
 process: the same thread then looks at the store every ``WATCH_SECONDS`` (``service/store_watch.py``), and wakes
-the streams of a game another process saved.
+the streams of a game another process saved. It does the same while Redis is configured but away (the broker no
+longer ``carrying`` notices), so a stream of a game another process saves lags by ``WATCH_SECONDS``, not a
+keep-alive.
 """
 
 from __future__ import annotations
@@ -138,8 +140,8 @@ class Hub:
         self.executor = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="stream-read")
         self.feeds: dict[str, Feed] = {}
         self._watched: frozenset[str] = frozenset()  # the games of self.feeds, for the notices' thread to read
-        # without Redis, other processes' saves are looked for in the store (service/store_watch.py)
-        self._store_watch = None if self.broker.crosses_processes else StoreWatch(service)
+        # other processes' saves are looked for in the store while Redis does not carry them (service/store_watch.py)
+        self._store_watch = StoreWatch(service)
         self.reads = 0  # shared reads of the store done for streams
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ticker: asyncio.Task[None] | None = None
@@ -193,22 +195,25 @@ class Hub:
     def _listen(self) -> None:
         loop = self._loop
         assert loop is not None
-        looks = None if self._store_watch is None else Looks(self._store_watch)  # no Redis: see the module
+        looks = Looks(self._store_watch)  # while Redis does not carry the notices: see the module
         while not self._stop.is_set():
             try:
                 with self.broker.listen_all() as listener:
                     self._listening.set()
                     while not self._stop.is_set():
-                        notices = listener.get(timeout=1.0 if looks is None else WATCH_SECONDS)
+                        carried = self.broker.carrying()
+                        notices = listener.get(timeout=1.0 if carried else WATCH_SECONDS)
                         games = self._watched
                         streamed = [(n.game_id, n.seq) for n in notices if n.game_id in games]
                         if streamed:  # the event loop is woken only for the games streamed here
                             loop.call_soon_threadsafe(self._deliver, streamed)
-                        if looks is not None:
-                            looks.heard(notices, games)
-                            moved = looks.look(games)  # the games another process saved since the last look
-                            if moved:
-                                loop.call_soon_threadsafe(self._deliver, moved)
+                        looks.heard(notices, games)
+                        if carried:
+                            looks.follow()
+                            continue
+                        moved = looks.look(games)  # the games another process saved since the last look
+                        if moved:
+                            loop.call_soon_threadsafe(self._deliver, moved)
             except RuntimeError:  # the event loop is closed: the server is gone
                 return
             except Exception:  # the listeners outlive Redis outages; anything else: log, wait, listen again
@@ -233,11 +238,9 @@ class Hub:
             self._watched = frozenset(self.feeds)
         feed.streams += 1  # listening before the view is read: nothing saved from now on is missed
         watch = self._store_watch
-        if watch is not None:
-            watch.streams += 1
+        watch.streams += 1
         try:
-            if watch is not None:  # and watching the store from before the view, too
-                await self.run(watch.mark)
+            await self.run(watch.mark)  # and watching the store from before the view, too
             sent = opened.last
             if sent is None:
                 opening, sent, done = sse.view_frames(await self.run(self.service.view_as, game, who))
@@ -265,8 +268,7 @@ class Hub:
                     news = await feed.read(who, sent, opened.views)
                 got = news
         finally:
-            if watch is not None:
-                watch.streams -= 1
+            watch.streams -= 1
             feed.streams -= 1
             if feed.streams == 0 and self.feeds.get(key) is feed:
                 del self.feeds[key]

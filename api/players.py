@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request, url_for
 
 from aegis.api import schemas
-from aegis.api.games import answer, body, service
+from aegis.api.games import answer, body, no_query, service
 from aegis.projections.players import RESULTS
 from aegis.service.errors import NotFound
 
@@ -54,11 +54,13 @@ def leaderboard() -> Response:
 
 @bp.get("/<name>")
 def player(name: str) -> Response:
+    no_query()
     return answer(schemas.built(schemas.PlayerOut), _record(name))
 
 
 @bp.get("/<name>/stats")
 def stats(name: str) -> Response:
+    no_query()
     record = _record(name)
     counts = {k: record[k] for k in RESULTS} | {k: record["statistics"].get(k, 0) for k in schemas.STATISTICS}
     return answer(schemas.built(schemas.StatsOut), {"player": record["name"], **counts})
@@ -67,6 +69,7 @@ def stats(name: str) -> Response:
 @bp.get("/<name>/games")
 def games(name: str) -> Response:
     """The player's finished games as NDJSON, oldest first: one JSON object a line (as Lichess exports a user's)."""
+    no_query()
     record = _record(name)
     schema = schemas.built(schemas.PlayerGameOut)
     lines = "".join(json.dumps(schema.dump(g)) + "\n" for g in _reads().player_games(record["name"]))

@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, request
 
 from aegis.api import schemas
-from aegis.api.games import answer, game_id, token
+from aegis.api.games import answer, game_id, no_query, token
 from aegis.replay import records
 
 bp = Blueprint("replays", __name__, url_prefix="/api/games")
@@ -60,11 +60,13 @@ def audit(gid: str) -> Response:
 
 @bp.get("/<gid>/verify")
 def verify(gid: str) -> Response:
+    no_query()
     return answer(schemas.built(schemas.VerifyOut), records.verify(current_app.extensions["aegis"], game_id(gid)))
 
 
 @bp.get("/<gid>/export")
 def export(gid: str) -> Response:
+    no_query()
     lines = list(records.export_lines(current_app.extensions["aegis"], game_id(gid)))
     headers = {"Content-Disposition": f'attachment; filename="aegis-{gid}.ndjson"'}
     return Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson", headers=headers)

@@ -250,7 +250,7 @@ class CreatedOut(Schema):
         allow_none=True,
         metadata={
             "description": "SHA-256 of the server's secret, which every shuffle mixes in: published before anyone adds "
-            "entropy, revealed when the game ends (null: a rigged game)"
+            "entropy, revealed when the game ends (null: a game created with exact_seed, whose creator chose its seed)"
         },
     )
 
@@ -479,7 +479,9 @@ class ProblemOut(Schema):
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
     instance = fields.String()
-    rule = fields.String(allow_none=True, metadata={"description": "the catalog id of the rule (docs/rulings.md)"})
+    rule = fields.String(
+        metadata={"description": "the catalog id of the rule that refused (docs/rulings.md); absent when no rule did"}
+    )
     prompts = fields.List(
         fields.Nested(PromptOut), metadata={"description": "your open prompts, compact: what you may do instead"}
     )
@@ -529,7 +531,8 @@ class ReplayOut(Schema):
     event = Documented(
         "NarratedEventOut",
         allow_none=True,
-        metadata={"description": "the event of this step, as the perspective may see it, with its 'text' (null at step 0)"},
+        metadata={"description": "the event of this step, as the perspective may see it, with its 'text' and 'undone' (an undo "
+            "made it void, as the timeline says; null at step 0)"},
     )
     odds = fields.Nested(
         OddsOut,
@@ -643,10 +646,11 @@ class ReviewMoveOut(Schema):
     held = fields.Boolean(required=True, metadata={"description": "what was true"})
     outcome = fields.String(
         required=True,
-        validate=validate.OneOf(["not called", "proven", "exposed", "right", "wrong", "void", "unsettled"]),
+        validate=validate.OneOf(["not called", "no window", "proven", "exposed", "right", "wrong", "void", "unsettled"]),
         metadata={
             "description": "a call: right, wrong, void (a later caller's, ignored) or unsettled (the game ended); "
-            "a claim and any other answer: what became of the claim (not called, proven, exposed)"
+            "a claim and any other answer: what became of the claim (not called, proven, exposed; no window: no "
+            "reaction window opened on it, so nobody could call it)"
         },
     )
     against_odds = fields.Boolean(
@@ -734,6 +738,10 @@ class VerifyOut(Schema):
     )
     rigged = fields.Boolean(required=True)
     problems = fields.List(fields.String(), required=True)
+    notes = fields.List(
+        fields.String(),
+        metadata={"description": "what the check could not cover (a branch whose original is not in this store)"},
+    )
     first_difference = fields.Dict(required=True, allow_none=True)
 
 
@@ -750,6 +758,9 @@ class AuditOut(Schema):
         validate=validate.OneOf(["action", "guard"]),
         metadata={"description": "action: the declarer's claim; guard: a guard's claim of the action's building (R65)"},
     )
+    undone = fields.Boolean(
+        metadata={"description": "true: an undo made this claim void (a claim is audited so only when asked at its step)"}
+    )
     claimant = fields.Dict(required=True)
     claim = fields.String(allow_none=True)
     claimant_held = fields.Dict(allow_none=True, metadata={"description": "what the claimant held (when the reader may know)"})
@@ -757,7 +768,11 @@ class AuditOut(Schema):
     answers = fields.List(
         fields.Dict(),
         required=True,
-        metadata={"description": "every answer in the action's windows, with its time; an undo's late call has by_undo"},
+        metadata={
+            "description": "every answer in the action's windows: window, seat, name, answer, means, at (its time), step, "
+            "undone (an undo made it void; the answers of the window an undo closes again stand); an undo's late call "
+            "has by_undo"
+        },
     )
     windows = fields.List(
         fields.Dict(),

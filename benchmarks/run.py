@@ -141,8 +141,9 @@ def print_engine(result: dict[str, Any]) -> None:
     print("engine: decide+evolve over recorded bot commands, against evolve alone over the same events")
     for t in result.get("by_type", []):
         ratio = f"{t['ratio_to_evolving_its_events']:.1f}x" if t["ratio_to_evolving_its_events"] else "-"
+        commands = "command, " if t["commands"] == 1 else "commands,"
         print(
-            f"  {t['type']:>18}: {t['commands']:>6} commands, {t['us_per_command']:6.1f} us each, "
+            f"  {t['type']:>18}: {t['commands']:>6} {commands} {t['us_per_command']:6.1f} us each, "
             f"{t['events_per_command']:.1f} events each, {ratio} evolving them"
         )
     head = ("seats", "commands", "events", "commands/s (decide+evolve)", "events/s (evolve)", "decide+evolve costs")

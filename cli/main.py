@@ -26,11 +26,17 @@ def _simulate(args: argparse.Namespace) -> int:
     from aegis.service.settings import read_catalog
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not bots:
+        print(f"aegis simulate: --bots names at least one bot ({', '.join(BOT_NAMES)}), not {args.bots!r}", file=sys.stderr)
+        return 2
     if args.games < 1:
         print("aegis simulate: --games must be at least 1", file=sys.stderr)
         return 2
     if args.max_turns < 1:
         print("aegis simulate: --max-turns must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print("aegis simulate: --workers must be at least 1", file=sys.stderr)
         return 2
     try:
         options = game_options.parse(args.option)
@@ -145,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default="random",
         help="bots by seat, comma-separated, repeated round the table "
-        f"({', '.join(BOT_NAMES)})",
+        f"({', '.join(BOT_NAMES)}; default %(default)s)",
     )
     sim.add_argument(
         "--max-turns", type=int, default=500, help="stop a game after this many turns and count it unfinished (default 500)"
@@ -179,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every benchmark suite (the default), or one, and print its table. Each writes JSON with the "
         "machine's description to benchmarks/results/; --docs also writes docs/performance.md and its plot. The store, "
         "load and projections suites use the PostgreSQL at 127.0.0.1:5432 (database test) and projections the Redis at "
-        "127.0.0.1:6379; every suite takes about 3 minutes on a 2-core machine.",
+        "127.0.0.1:6379. Every suite (the default) takes 4 to 6 minutes on a 2-core machine (230 s and 347 s in the runs "
+        "of docs/performance.md); one suite's time is printed with its results.",
     )
     bench.add_argument(
         "suite",
@@ -215,6 +222,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MalformedCommand as err:  # a setting the service refuses: said in one line, naming it, not a traceback
         print(f"aegis: {err.message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """Standard output's reader stopped reading (``aegis export G | head``): end quietly, as Python's documentation
+    advises (the output left unwritten goes nowhere instead of raising again as the interpreter flushes it at exit),
+    with rc 1: not everything was written."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -64,8 +64,11 @@ def project(args: argparse.Namespace) -> int:
 
 def rebuild_projections(args: argparse.Namespace) -> int:
     from aegis.cli.progress import Progress
+    from aegis.cli.records import store_missing
     from aegis.projections.worker import read_only, rebuild
 
+    if store_missing("rebuild-projections"):  # it reads the events; an empty store would rebuild nothing
+        return 1
     app, store, settings = _parts()
     total = app.recorder.max_notification_id() or 0
     where = "Redis" if settings.redis_url else "memory (nothing is kept: set REDIS_URL to rebuild the Redis views)"

@@ -17,6 +17,22 @@ def _service() -> Any:
     return GameService()
 
 
+def store_missing(command: str) -> bool:
+    """A command that only reads the store: True (said in one line) when the SQLite file the environment names is
+    not there, rather than creating an empty store to find nothing in it."""
+    from aegis.service.settings import sqlite_file
+
+    path = sqlite_file()
+    if path is None or path.exists():
+        return False
+    print(
+        f"aegis {command}: no store at {path.absolute()} (nothing created); set AEGIS_DATA_DIR to the folder of its "
+        "aegis.sqlite, or SQLITE_DBNAME to the file",
+        file=sys.stderr,
+    )
+    return True
+
+
 def _game(raw: str) -> UUID | None:
     try:
         return UUID(raw)
@@ -37,13 +53,15 @@ class Refused(Exception):
         self.code = code
 
 
-def _on_game(raw: str, read: Callable[[Any, UUID], Any]) -> Any:
+def _on_game(command: str, raw: str, read: Callable[[Any, UUID], Any]) -> Any:
     """Run ``read(service, game id)`` on the store the environment names; refusals become ``Refused``."""
     from aegis.service.errors import ServiceError
 
     gid = _game(raw)
     if gid is None:
         raise Refused(2)
+    if store_missing(command):
+        raise Refused(1)
     svc = _service()
     try:
         return read(svc, gid)
@@ -59,7 +77,7 @@ def verify(args: argparse.Namespace) -> int:
     from aegis.replay.records import verify as run
 
     try:
-        result = _on_game(args.game, run)
+        result = _on_game("verify", args.game, run)
     except Refused as refused:
         return refused.code
     if result["ok"]:
@@ -69,6 +87,8 @@ def verify(args: argparse.Namespace) -> int:
                 f"commitment {result['commitment']} is the SHA-256 of the server's secret {result['server_secret']!r}, "
                 "and the seed is that secret mixed with the contributions"
             )
+        for note in result.get("notes", []):
+            print(f"note: {note}")
         return 0
     print("NOT verified:")
     for problem in result["problems"]:
@@ -82,18 +102,21 @@ def export(args: argparse.Namespace) -> int:
     from aegis.replay.records import export_lines
 
     try:
-        lines = _on_game(args.game, lambda svc, gid: list(export_lines(svc, gid)))
+        lines = _on_game("export", args.game, lambda svc, gid: list(export_lines(svc, gid)))
     except Refused as refused:
         return refused.code
-    out = open(args.out, "w") if args.out else sys.stdout  # noqa: SIM115 - stdout is not ours to close
+    if not args.out:
+        for line in lines:  # a reader that stops early (| head) is the command line's to hear (main.py)
+            sys.stdout.write(line + "\n")
+        return 0
     try:
-        for line in lines:
-            out.write(line + "\n")
-    finally:
-        if args.out:
-            out.close()
-    if args.out:
-        print(f"exported {len(lines) - 1} events to {args.out}", file=sys.stderr)
+        with open(args.out, "w") as out:
+            for line in lines:
+                out.write(line + "\n")
+    except OSError as err:
+        print(f"aegis: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    print(f"exported {len(lines) - 1} events to {args.out}", file=sys.stderr)
     return 0
 
 
@@ -127,7 +150,7 @@ def audit(args: argparse.Namespace) -> int:
         return run(svc, gid, args.step, OMNISCIENT if finished else SPECTATOR)
 
     try:
-        result = _on_game(args.game, read)
+        result = _on_game("audit", args.game, read)
     except Refused as refused:
         return refused.code
     print(json.dumps(result, indent=2, sort_keys=True, default=str))
@@ -138,11 +161,23 @@ def add_parsers(sub: Any) -> None:
     v = sub.add_parser("verify", help="replay a finished game from its seed and check every event", description=verify.__doc__)
     v.add_argument("game", help="the game id")
     v.set_defaults(run=verify)
-    e = sub.add_parser("export", help="write a finished game's stored events as NDJSON")
+    e = sub.add_parser(
+        "export",
+        help="write a finished game's stored events as NDJSON",
+        description="Write a finished game's record, read from the store the environment names (see the README), as "
+        "NDJSON: a header line, then every stored event, every token hash null. 'aegis import' stores it in another "
+        "store, where 'aegis verify' replays it. The game's disputes stay with the service that held them.",
+    )
     e.add_argument("game", help="the game id")
     e.add_argument("-o", "--out", help="a file (default: standard output)")
     e.set_defaults(run=export)
-    i = sub.add_parser("import", help="store an exported game (NDJSON) in this store, unchanged")
+    i = sub.add_parser(
+        "import",
+        help="store an exported game (NDJSON) in this store, unchanged",
+        description="Store a game written by 'aegis export' in the store the environment names (created if it is not "
+        "there), unchanged: its events as they were, so that 'aegis verify' replays it here. A file that is no whole "
+        "export, or a game this store already holds, is refused and nothing is written.",
+    )
     i.add_argument("file", help="the NDJSON file written by 'aegis export'")
     i.set_defaults(run=import_)
     a = sub.add_parser(

@@ -74,6 +74,9 @@ def _gunicorn(args: argparse.Namespace, *, asgi: bool) -> int:
             self.cfg.set("threads", args.threads)
             self.cfg.set("worker_class", "aegis.api.workers.Worker" if asgi else "aegis.api.workers.ThreadedWorker")
             self.cfg.set("timeout", 60)
+            # gunicorn's control socket (gunicornc) sits at one path per user: a second server on the machine took the
+            # first one's, and the service does not use it
+            self.cfg.set("control_socket_disable", True)
             if asgi:
                 self.cfg.set("keepalive", KEEPALIVE_SECONDS)
 
@@ -91,6 +94,18 @@ def _gunicorn(args: argparse.Namespace, *, asgi: bool) -> int:
     return 0
 
 
+def port_number(raw: str) -> int:
+    """A TCP port, 1 to 65535 (argparse's type: anything else is refused with the usage and rc 2, before any
+    server starts; the socket layer would otherwise take 99999 modulo 65536)."""
+    try:
+        port = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number 1 to 65535, not {raw!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 1 to 65535, not {port}")
+    return port
+
+
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "serve",
@@ -99,7 +114,7 @@ def add_parser(sub: Any) -> None:
         "and needs nothing else; see the README for every environment variable.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument("--port", type=port_number, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--workers", type=int, default=0, help="gunicorn worker processes; 0 (default) serves in-process")
     p.add_argument("--threads", type=int, default=8, help="threads per process for every route but the stream (default 8)")
     p.add_argument(

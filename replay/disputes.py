@@ -233,7 +233,7 @@ class Disputes:
         perspectives: list[Perspective] = [OMNISCIENT] if finished else [SPECTATOR, *seats, OMNISCIENT]
         try:
             return {str(who): records.audit_of(self.service, game, log_, step, who) for who in perspectives}
-        except BadRequest:  # the step is in the record (checked): nothing there to audit (Ever Aegis: no claim yet)
+        except NotFound:  # the step is in the record (checked): nothing there to audit (Ever Aegis: no claim yet)
             return None
 
 

@@ -3,7 +3,9 @@ disputes.
 
 - ``spectator``: anyone, any time.
 - a seat: its own token holder during the game; anyone once the game is over (what that player knew).
-- ``omniscient``: anyone once the game is over; during a rigged game, its host (the position was theirs).
+- ``omniscient``: anyone once the game is over; nobody before, a rigged game's host included: what a rigged position
+  leaves to chance (the cards a ``setup`` did not place, an ``as_known`` branch's new deal, every draw from a mixed
+  seed) is as hidden from its host as from anyone.
 
 Once a game is over everything is public (A53 ruling, ``domain.kernel.redaction.reader``), and so is every event
 of it; during the game, each event and state is shown as the perspective may know it. The live reads (views,
@@ -32,9 +34,9 @@ def looking_as(game: Game, as_: str | None, token: str | None) -> Perspective:
     if as_ == SPECTATOR:
         return SPECTATOR
     if as_ == OMNISCIENT:
-        if finished or (game.rigged and tokens.matches(token, game.host_token_hash)):
+        if finished:
             return OMNISCIENT
-        raise Forbidden("the omniscient replay opens when the game is over (or to the host of a rigged game)")
+        raise Forbidden("the omniscient replay opens when the game is over, for everyone (a rigged game's host included)")
     if not as_.isdigit() or not 0 <= int(as_) < len(game.seats):
         raise BadRequest(f"'as' is a seat (0-{len(game.seats) - 1}), 'spectator' or 'omniscient', not {as_!r}")
     seat = int(as_)

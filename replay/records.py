@@ -27,6 +27,7 @@ from aegis.domain.kernel.events import canonical_json, event_from_dict
 from aegis.domain.kernel.redaction import Perspective
 from aegis.domain.kernel.rng import commitment_of
 from aegis.replay import perspective
+from aegis.replay.names import names_by_seq, seat_names
 from aegis.service.aggregate import Game
 from aegis.service.branch_opening import opening
 from aegis.service.errors import BadRequest, Conflict, NotFound, from_domain
@@ -63,11 +64,12 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
     started = next(e for e in stored if isinstance(e, Game.StartRequested))
     config = rules.make_config(started.config)
     problems: list[str] = []
+    notes: list[str] = []  # what the check could not cover, without it being a problem of the record
     if not game.rigged and recorded[0].get("commitment") != commitment_of(game.seed):
         problems.append("the server's secret does not match the commitment published before the game")
     seed = game.shuffle_seed()  # the secret mixed with the creator's seed and every seat's entropy
     if game.branch_of is not None:  # a branch: its original's record up to the branch point, then its own opening
-        produced, state = _branch_opening(service, game, started.at)
+        produced, state = _branch_opening(service, game, recorded, started.at, notes)
     else:
         if recorded[0].get("seed") != seed:
             problems.append("the seed recorded at the start is not the one the secret and the contributions make")
@@ -108,19 +110,36 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
         "seat_entropy": {str(s["seat"]): s["entropy"] for s in game.seats if s.get("entropy")},
         "rigged": game.rigged,
         "problems": problems,
+        "notes": notes,
         "first_difference": first_difference,
     }
 
 
-def _branch_opening(service: GameService, game: Game, at: float) -> tuple[list[dict[str, Any]], Any]:
+def _branch_opening(
+    service: GameService, game: Game, recorded: list[dict[str, Any]], at: float, notes: list[str]
+) -> tuple[list[dict[str, Any]], Any]:
     """A branch's opening made again: the original's events up to the branch point (the original's own ``verify``
-    checks those) and the branch point dealt from the branch's secret, revealed now; with the state after them."""
+    checks those) and the branch point dealt from the branch's secret, revealed now; with the state after them. With
+    no original in this store (a branch imported alone), the events up to the point are the branch's own copies,
+    taken as they are (``notes`` says so: verify the original to check them)."""
     assert game.branch_of is not None
     made = game.branch_of
-    original, log = service.record(UUID(made["game"]), made["step"])
-    names = [s["name"] for s in game.seats]
+    original_id = UUID(made["game"])
+    try:
+        original, log = service.record(original_id, made["step"])
+        started_config = original.started_config
+    except NotFound:
+        log = [dict(e) for e in recorded[: made["step"]]]
+        started_config = game.started_config  # a branch keeps its original's options
+        notes.append(
+            f"the original game {original_id} is not in this store: its events up to step {made['step']} are this "
+            "record's own copies, checked only by the original's own verify"
+        )
+    names = seat_names(game)
     rules = ruleset_named(game.ruleset)
-    state, marks, _ = opening(rules, game.seed, original, log, made["step"], made["deal"], made["knower"], None, names, at)
+    point = made["step"]
+    source = (original_id, started_config)
+    state, marks, _ = opening(rules, game.seed, source, log, point, made["deal"], made["knower"], None, names, at)
     return [dict(e) for e in log] + [e.to_dict() for e in marks], state
 
 
@@ -213,18 +232,19 @@ def audit_of(service: GameService, game: Game, log: list[dict[str, Any]], step: 
     if not 1 <= step <= len(log):
         raise BadRequest(f"step {step} is outside 1..{len(log)}")
     rules = ruleset_named(game.ruleset)
+    shown = perspective.now(game, who)  # whose knowledge the audit shows: once the game is over, everything
     try:
         facts = rules.audit(
             rules.make_config(game.started_config),
             log,
             step,
-            perspective.now(game, who),
-            [s["name"] for s in game.seats],
+            shown,
+            names_by_seq(service, game)(step),  # a branch's copied part: its original's players made those claims
             _accepted(service, game_id),
         )
     except DomainError as err:
         raise from_domain(err) from None
-    return {"id": str(game_id), "step": step, "as": who, "finished": game.finished_seq is not None, **facts}
+    return {"id": str(game_id), "step": step, "as": shown, "finished": game.finished_seq is not None, **facts}
 
 
 def _accepted(service: GameService, game_id: UUID) -> dict[int, dict[str, Any]]:

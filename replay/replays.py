@@ -10,8 +10,10 @@ from uuid import UUID
 
 from aegis.domain.kernel.events import event_from_dict
 from aegis.domain.kernel.redaction import Perspective, redact_event
+from aegis.domain.kernel.ruleset import is_void
 from aegis.replay import perspective, records
 from aegis.replay.engine import Replay
+from aegis.replay.names import names_by_seq
 from aegis.replay.review import must_be_over, odds_at, review_of
 from aegis.service.aggregate import Game
 from aegis.service.errors import BadRequest, NotFound
@@ -63,12 +65,12 @@ class Replays:
         if not 0 <= n <= replay.steps:
             raise BadRequest(f"step {n} is outside 0..{replay.steps}")
         rules = ruleset_named(game.ruleset)
-        names = [s["name"] for s in game.seats]
         state = replay.state_at(n)
         event = None
         if n > 0:
             seen = self._redacted(game, log[n - 1], who)
-            event = {**seen, "text": rules.narrate(seen, names)}
+            void = is_void(rules.undone(log), n)  # as the timeline says it
+            event = {**seen, "text": rules.narrate(seen, names_by_seq(self.service, game)(n)), "undone": void}
         return {
             "id": str(game.id),
             "step": n,
@@ -96,13 +98,13 @@ class Replays:
         game, log = self._load(game_id)
         who = perspective.looking_as(game, as_, token)
         rules = ruleset_named(game.ruleset)
-        names = [s["name"] for s in game.seats]
+        names = names_by_seq(self.service, game)
         undone = rules.undone(log)
         items = []
         for e in log:
             seen = self._redacted(game, e, who)
-            void = any(lo <= e["seq"] <= hi for lo, hi in undone)
-            items.append({"seq": e["seq"], "type": e["type"], "text": rules.narrate(seen, names), "undone": void})
+            void = is_void(undone, e["seq"])
+            items.append({"seq": e["seq"], "type": e["type"], "text": rules.narrate(seen, names(e["seq"])), "undone": void})
         return {"id": str(game.id), "as": who, "steps": len(log), "events": items}
 
     @staticmethod

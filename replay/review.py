@@ -9,6 +9,7 @@ from typing import Any
 
 from aegis.domain.kernel.redaction import Perspective
 from aegis.domain.kernel.ruleset import Ruleset
+from aegis.replay.names import branch_point
 from aegis.service.aggregate import Game
 from aegis.service.errors import Conflict
 
@@ -30,8 +31,9 @@ def review_of(
     rules: Ruleset, game: Game, log: list[dict[str, Any]], events: list[Any], config: Any, who: Perspective
 ) -> dict[str, Any]:
     """``GET /api/games/{id}/review``: the ruleset's review of a finished game's record (the caller checked it is over,
-    ``must_be_over``, before building its replay), with the seats' names."""
-    found = rules.review(config, log, events, who)
+    ``must_be_over``, before building its replay), with the seats' names. A branch's review is of the moves made in
+    it: those before its point are its original's players' (in the original's review)."""
+    found = rules.review(config, log, events, who, branch_point(game))
     names = [s["name"] for s in game.seats]
     return {
         "id": str(game.id),

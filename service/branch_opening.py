@@ -41,7 +41,7 @@ def decision_point(store: Store, game: Game, step: int) -> int:
 def opening(
     rules: Ruleset,
     seed: str,
-    original: Game,
+    original: tuple[UUID, Any],
     log: list[dict[str, Any]],
     point: int,
     deal: str,
@@ -51,11 +51,13 @@ def opening(
     at: float,
 ) -> tuple[Any, list[Event], list[Event] | None]:
     """The branch's state after its opening, with the events of its branch point and of its command (None: none).
-    Raises the rules' ``DomainError`` for what they refuse."""
-    config = rules.make_config(original.started_config)
+    ``original``: the original game's id and its started configuration (which the branch keeps). Raises the rules'
+    ``DomainError`` for what they refuse."""
+    original_id, started_config = original
+    config = rules.make_config(started_config)
     copied = [event_from_dict(e) for e in log]
     state = rules.fold(config, copied)
-    marks = rules.branch(state, log, game=str(original.id), step=point, deal=deal, knower=knower, names=names, seed=seed, at=at)
+    marks = rules.branch(state, log, game=str(original_id), step=point, deal=deal, knower=knower, names=names, seed=seed, at=at)
     for e in marks:
         rules.apply(state, e)
     played = None

@@ -28,7 +28,7 @@ from aegis.service import tokens
 from aegis.service.aggregate import Game
 from aegis.service.branch_opening import decision_point, opening, refusal
 from aegis.service.errors import BadRequest, Conflict
-from aegis.service.games import GameService, fill_seats_of_the_rules
+from aegis.service.games import GameService, fill_seats_of_the_rules, status_words
 from aegis.service.rulesets import ruleset_named
 
 
@@ -72,9 +72,9 @@ def create(
             seeding="branch",
             expires_at=now + service.settings.lobby_ttl,
         )
-        names = [f"Seat {i}" for i in range(original.spec["seats"])]
+        names = [s["name"] for s in original.seats]  # a refusal's prompts are the position's: its players named
         try:  # the rules decide now whether they accept the deal and the command (they decide again at the start)
-            opening(rules, branch.seed, original, log, point, deal, knower, command, names, now)
+            opening(rules, branch.seed, (original.id, original.started_config), log, point, deal, knower, command, names, now)
         except DomainError as err:
             raise refusal(err) from None
         branch.made_as_branch(str(original.id), point, deal, knower, command)
@@ -94,7 +94,7 @@ def _may_branch(original: Game) -> None:
     if original.status == "finished":
         return
     if original.status != "active":
-        raise Conflict(f"the game is {original.status}: it has no record to branch from")
+        raise Conflict(f"the game is {status_words(original.status)}: it has no record to branch from")
     raise Conflict(
         "the game is in play: a branch of it would tell its hidden cards and future draws to whoever reads the branch, "
         "so branches are made once it is over"

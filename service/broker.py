@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,14 +25,13 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
-CHANNEL = "aegis:game:{}"
+DEFAULT_PREFIX = "aegis:"  # AEGIS_REDIS_PREFIX: two deployments sharing a Redis hear only their own notices
 WARN_EVERY = 10.0  # seconds between warnings while Redis does not take notices
 _REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
 PUBLISH_BATCH = 256  # notices sent to Redis in one pipeline, at most
 PUBLISH_BACKLOG = 10_000  # notices waiting for Redis, at most: beyond that a notice is dropped (a hint, not an event)
-PATTERN = "aegis:game:*"
 FAN_OUT_WAIT = 0.5  # seconds the shared subscription waits for a notice before it looks at who still listens
 
 
@@ -60,12 +60,25 @@ class Broker(Protocol):
     def listen_all(self) -> Any:
         """A context manager yielding an ``AllListener``: the notices of every game."""
 
+    def carrying(self) -> bool:
+        """Whether the notices of other processes' saves reach this process now."""
 
-def _notice(channel: str, data: Any) -> Notice | None:
+
+def channel_of(prefix: str, game_id: str) -> str:
+    """The Redis channel of one game's notices."""
+    return f"{prefix}game:{game_id}"
+
+
+def pattern_of(prefix: str) -> str:
+    """The pattern of every game's channel under ``prefix``, with the prefix's own glob characters escaped."""
+    return re.sub(r"([*?\[\]\\])", r"\\\1", prefix) + "game:*"
+
+
+def _notice(channel: str, data: Any, prefix: str) -> Notice | None:
     try:
         body = json.loads(data)
         version = None if body.get("version") is None else int(body["version"])
-        return Notice(channel[len(CHANNEL.format("")) :], int(body["seq"]), body.get("deadline"), version)
+        return Notice(channel[len(channel_of(prefix, "")) :], int(body["seq"]), body.get("deadline"), version)
     except (ValueError, KeyError, TypeError):
         log.warning("ignoring a malformed notice on %s", channel)
         return None
@@ -115,6 +128,9 @@ class MemoryBroker:
     def flush(self, timeout: float = 5.0) -> bool:
         return True  # every notice is handed to its listeners as it is published
 
+    def carrying(self) -> bool:
+        return False  # no other process's notices come here: a process with streams looks at the store
+
     def publish(self, game_id: str, seq: int, deadline: float | None = None, version: int | None = None) -> None:
         with self._lock:
             targets = list(self._listeners.get(game_id, ()))
@@ -158,14 +174,16 @@ class _RedisAllListener:
 
     RETRY = 0.5
 
-    def __init__(self, redis: Any):
+    def __init__(self, redis: Any, prefix: str):
         self.pubsub = redis.pubsub()
+        self.prefix = prefix
         self.subscribed = False
+        self.flowing = False  # the last look at the subscription worked: notices of other processes arrive
         self._subscribe()
 
     def _subscribe(self) -> None:
         try:
-            self.pubsub.psubscribe(PATTERN)
+            self.pubsub.psubscribe(pattern_of(self.prefix))
             self.subscribed = True
         except _REDIS_DOWN as err:
             log.warning("cannot listen to every game's notices: %s", err)
@@ -174,18 +192,22 @@ class _RedisAllListener:
         if not self.subscribed:
             self._subscribe()
             if not self.subscribed:
+                self.flowing = False
                 time.sleep(min(timeout, self.RETRY))
                 return []
         out: list[Notice] = []
         try:
             message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
             while message is not None:
-                notice = _notice(_text(message["channel"]), message["data"])
+                notice = _notice(_text(message["channel"]), message["data"], self.prefix)
                 if notice is not None:
                     out.append(notice)
                 message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
+            self.flowing = self.pubsub.connection is not None and self.pubsub.subscribed
         except _REDIS_DOWN as err:
-            log.warning("lost every game's notices, for now: %s", err)
+            if self.flowing:
+                log.warning("lost every game's notices, for now: %s", err)
+            self.flowing = False
             time.sleep(min(timeout, self.RETRY))
         return out
 
@@ -203,9 +225,10 @@ class _RedisListener:
 
     RETRY = 0.5  # seconds between attempts while Redis is away
 
-    def __init__(self, redis: Any, channel: str):
+    def __init__(self, redis: Any, prefix: str, game_id: str):
         self.pubsub = redis.pubsub()
-        self.channel = channel
+        self.prefix = prefix
+        self.channel = channel_of(prefix, game_id)
         self.subscribed = False
         self._subscribe()
 
@@ -226,7 +249,7 @@ class _RedisListener:
         try:
             message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
             while message is not None:
-                notice = _notice(_text(message["channel"]), message["data"])
+                notice = _notice(_text(message["channel"]), message["data"], self.prefix)
                 if notice is not None:
                     latest = max(latest or 0, notice.seq)
                 message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
@@ -302,10 +325,11 @@ class RedisBroker:
 
     crosses_processes = True  # notices of every process's saves
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, prefix: str = DEFAULT_PREFIX):
         import redis
 
         self.redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self.prefix = prefix
         self.unpublished = 0  # notices Redis did not take
         self._warned = -WARN_EVERY
         self._lost_lock = threading.Lock()
@@ -316,7 +340,7 @@ class RedisBroker:
 
     def publish(self, game_id: str, seq: int, deadline: float | None = None, version: int | None = None) -> None:
         body = {"seq": seq, "deadline": deadline, "version": version}
-        self._publisher.put(CHANNEL.format(game_id), json.dumps(body))
+        self._publisher.put(channel_of(self.prefix, game_id), json.dumps(body))
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until every notice published so far has gone to Redis (or was lost); False after ``timeout``."""
@@ -333,7 +357,7 @@ class RedisBroker:
 
     @contextmanager
     def listen(self, game_id: str) -> Iterator[_RedisListener]:
-        listener = _RedisListener(self.redis, CHANNEL.format(game_id))
+        listener = _RedisListener(self.redis, self.prefix, game_id)
         try:
             yield listener
         finally:
@@ -347,7 +371,7 @@ class RedisBroker:
         listener = _AllQueueListener()
         with self._fanout_lock:
             if self._fanout is None:
-                self._fanout = _RedisAllListener(self.redis)
+                self._fanout = _RedisAllListener(self.redis, self.prefix)
                 threading.Thread(target=self._fan_out, args=(self._fanout,), name="notices", daemon=True).start()
             self._all.add(listener)
         try:
@@ -371,9 +395,15 @@ class RedisBroker:
         finally:
             source.close()
 
+    def carrying(self) -> bool:
+        """Whether notices of other processes' saves reach this process now (its shared subscription works): while
+        Redis is away they do not, and a process that holds streams looks at the store instead (``api/hub.py``)."""
+        fanout = self._fanout
+        return fanout is not None and fanout.flowing
+
     def ping(self) -> bool:
         return bool(self.redis.ping())
 
 
-def make_broker(redis_url: str | None) -> MemoryBroker | RedisBroker:
-    return RedisBroker(redis_url) if redis_url else MemoryBroker()
+def make_broker(redis_url: str | None, prefix: str = DEFAULT_PREFIX) -> MemoryBroker | RedisBroker:
+    return RedisBroker(redis_url, prefix) if redis_url else MemoryBroker()

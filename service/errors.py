@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from aegis.domain.kernel.errors import DomainError, GameOver, MalformedCommand, NotYourTurn, TooLate
+from aegis.domain.kernel.errors import DomainError, GameOver, MalformedCommand, NothingThere, NotYourTurn, TooLate
 
 
 class ServiceError(Exception):
@@ -57,6 +57,8 @@ def from_domain(err: DomainError, *, raced: bool = False) -> ServiceError:
     """Map a ruleset refusal to the service's answer. ``raced``: the game moved on while the command
     waited, so a refusal is a conflict with another command rather than the caller's mistake."""
     extra = {"rule": err.rule, "prompts": err.prompts}
+    if isinstance(err, NothingThere):
+        return NotFound(err.message, rule=err.rule)
     if isinstance(err, MalformedCommand):
         return BadRequest(err.message, rule=err.rule, **({"errors": err.errors} if err.errors else {}))
     if isinstance(err, GameOver):

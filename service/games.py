@@ -172,7 +172,7 @@ class GameService:
         self._locks_lock = threading.Lock()
         self._known_seq: LRU[UUID, int] = LRU(self.settings.cache_games)
         self.views = ViewCache(self.settings.cache_views)  # views computed on read, by game version and reader
-        self.broker = make_broker(self.settings.redis_url)
+        self.broker = make_broker(self.settings.redis_url, self.settings.redis_prefix)
         # the version this process saved last of recent games, while nothing says another process saved since: a
         # change then starts from the cached game without reading the store (``_trusted``). With Redis, whose
         # notices come from every process, a notice of a later save makes it forget. Without Redis another process
@@ -351,7 +351,7 @@ class GameService:
 
     def create_game(self, spec: dict[str, Any]) -> tuple[UUID, str, str | None]:
         """Validate and store a new game; returns its id, the host token (shown once) and the commitment to the
-        server's secret (None for a rigged game)."""
+        server's secret (None for a game with ``exact_seed``: its creator chose the seed)."""
         rules, config, components, rig = self.configure(spec)
         table = _table_options(spec, self.settings.turn_seconds)
         creator_seed = _contribution(spec.get("seed"), "'seed'")
@@ -417,7 +417,7 @@ class GameService:
             if self._expire(game):
                 return -1
             if game.status != "lobby":
-                raise Conflict(f"the game is {game.status}: no seat can be taken")
+                raise Conflict(f"the game is {status_words(game.status)}: no seat can be taken")
             bots = ruleset_named(game.ruleset).bots
             if bot is not None and bot not in bots:
                 raise BadRequest(f"unknown bot {bot!r}; bots: {', '.join(bots)}")
@@ -456,7 +456,7 @@ class GameService:
             if self._expire(game):
                 return False
             if game.status != "lobby":
-                raise Conflict(f"the game is {game.status}: only a game that has not started can be cancelled")
+                raise Conflict(f"the game is {status_words(game.status)}: only a game that has not started can be cancelled")
             game.cancel("cancelled", self.clock())
             return True
 
@@ -656,7 +656,15 @@ class GameService:
         return [redact_event(e, effective) for e in self.store.payloads(game, first, last)]
 
     def events(self, game_id: UUID, token: str | None, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        return self.read(game_id, lambda game: self._events(game, self._reader(game, token), after, limit))
+        """``GET /events``: a cursor past the game's last event is refused (400), as the stream's Last-Event-ID is:
+        no event of the game has it, so it is another game's or a mistake, and waiting on it would say nothing."""
+
+        def page(game: Game) -> tuple[list[dict[str, Any]], int]:
+            if after > game.seq:
+                raise BadRequest(f"'after' {after} is past this game's last event (seq {game.seq})")
+            return self._events(game, self._reader(game, token), after, limit)
+
+        return self.read(game_id, page)
 
     def events_as(self, game_id: UUID, who: Perspective, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Up to ``limit`` events after seq ``after`` as ``who`` may see them, and the game's seq."""
@@ -718,6 +726,14 @@ class GameService:
             if len(batch) < 1000:
                 return list(open_ids)
             position = batch[-1].id
+
+
+STATUS_WORDS = {"lobby": "still in the lobby", "active": "in play", "finished": "over"}  # "cancelled", "expired" read as they are
+
+
+def status_words(status: str) -> str:
+    """A game's status as a sentence says it: "the game is still in the lobby", "the game is cancelled"."""
+    return STATUS_WORDS.get(status, status)
 
 
 def setup_events(rules: Ruleset, game: Game, config: Any, now: float) -> list[Event]:

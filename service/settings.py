@@ -81,6 +81,18 @@ def _number(env: Mapping[str, str], name: str, default: float, low: float) -> fl
     return value
 
 
+def sqlite_file(env: Mapping[str, str] | None = None) -> Path | None:
+    """The SQLite file ``env`` names (``SQLITE_DBNAME``, else ``aegis.sqlite`` in ``AEGIS_DATA_DIR``, else in ``./var``),
+    found without creating anything; None when the store is not a SQLite file (PostgreSQL, in memory)."""
+    env = os.environ if env is None else env
+    if env.get("PERSISTENCE_MODULE", SQLITE) not in ("sqlite", SQLITE):
+        return None
+    name = env.get("SQLITE_DBNAME")
+    if name and (name.startswith("file:") or ":memory:" in name):
+        return None
+    return Path(name) if name else Path(env.get("AEGIS_DATA_DIR") or "var") / "aegis.sqlite"
+
+
 def load(env: Mapping[str, str] | None = None) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = dict(os.environ if env is None else env)

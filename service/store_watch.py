@@ -23,6 +23,7 @@ from uuid import UUID
 from aegis.service.games import GameService
 
 WATCH_SECONDS = 0.2  # how often the hub looks while it holds streams: the most a stream lags behind another process
+FOLLOW_SECONDS = 1.0  # while Redis carries the notices: how often the place to look from moves to the log's end
 BATCH = 1000  # notifications read at a time
 
 
@@ -37,6 +38,15 @@ class StoreWatch:
         """Watch from the log's end as it is now, unless already watching (a stream, counted, before its view)."""
         with self._lock:
             if self._position is None:
+                self._position = self.service.store.recorder.max_notification_id() or 0
+
+    def skip(self) -> None:
+        """Look from the log's end as it is now, not from the last look: the saves until now reached this process
+        otherwise (Redis carried their notices). With no stream held, watching stops, as in ``moved``."""
+        with self._lock:
+            if self.streams == 0:
+                self._position = None
+            elif self._position is not None:
                 self._position = self.service.store.recorder.max_notification_id() or 0
 
     def moved(self, games: Collection[str], known: Mapping[str, int]) -> list[tuple[str, int, int]]:
@@ -85,6 +95,7 @@ class Looks:
         self.watch = watch
         self.known: dict[str, int] = {}
         self._next = 0.0
+        self._next_follow = 0.0
 
     def heard(self, notices: list[Any], games: Collection[str]) -> None:
         """The versions this process's own saves reached, of the games it watches."""
@@ -105,3 +116,14 @@ class Looks:
         for game, _, version in moved:
             self.known[game] = version
         return [(game, seq) for game, seq, _ in moved]
+
+    def follow(self) -> None:
+        """While Redis carries every process's notices, nothing is looked for; the place to look from moves to the
+        log's end once per ``FOLLOW_SECONDS``, so that when Redis goes away the looks start about where its notices
+        stopped, not from the first stream's opening."""
+        now = time.monotonic()
+        if now < self._next_follow:
+            return
+        self._next_follow = now + FOLLOW_SECONDS
+        self._next = 0.0  # the first look once Redis is away comes at once
+        self.watch.skip()

@@ -296,9 +296,11 @@ function renderWindow(window_) {
 
 function cardElement(card) {
   const node = el("span", { class: "card", "data-card": card.id });
+  // each state said in words too (title, and the name a screen reader reads), not by its colour alone
   if (card.revealed) {
     node.classList.add("revealed");
     node.textContent = card.name;
+    node.title = "revealed";
   } else if (card.name) {
     node.classList.add("known");
     node.textContent = card.name;
@@ -308,6 +310,7 @@ function cardElement(card) {
     node.textContent = "?";
     node.title = "face down, unknown to this perspective";
   }
+  node.setAttribute("aria-label", card.name ? `${card.name}, ${node.title}` : `a card ${node.title}`);
   return node;
 }
 

@@ -12,12 +12,12 @@ from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.cards import card_accepts, card_choices, card_options, discard_card, own_card, remove_token
 from aegis.domain.everaegis.catalog import ACTIONS, CATALOG
 from aegis.domain.everaegis.context import Ctx
-from aegis.domain.everaegis.effect_plans import plans
+from aegis.domain.everaegis.effect_plans import declared_label, plans
 from aegis.domain.everaegis.effect_work import queue_effect
 from aegis.domain.everaegis.effects import leader_source
 from aegis.domain.everaegis.items import discard_item, give_treaty, give_wall, item_label, items_in_play, place_sanction_step
+from aegis.domain.everaegis.mob import card_said, pick_objects
 from aegis.domain.everaegis.mob import own_card as mob_card
-from aegis.domain.everaegis.mob import pick_objects
 from aegis.domain.everaegis.mob_play import NOTHING, idle, mob_declare
 from aegis.domain.everaegis.reactive import thwart_step
 from aegis.domain.everaegis.soldiers import change_soldiers
@@ -286,6 +286,13 @@ def barracks_choices(s: GameState) -> list[Card]:
     return s.players[act.queue[0]].unrevealed
 
 
+def barracks_outcome(discarded: int) -> str:
+    """How many opponents a Barracks made discard: none when each was guarded, allied, resigned or had nothing left."""
+    if discarded == 0:
+        return "no opponent discarded"
+    return f"{discarded} opponent{'s' if discarded != 1 else ''} discarded"
+
+
 def put_back_choices(s: GameState) -> list[tuple[Card, ...]]:
     """A21: put 2 unrevealed cards (the new ones included) on top of the deck, in the order chosen."""
     act = s.play.act
@@ -304,6 +311,7 @@ def put_back(ctx: Ctx, cards: tuple[Card, ...]) -> None:
     for card in reversed(cards):
         remove_token(ctx, act.declarer, card, "put on the deck")  # Discovery ruling (R160)
         ctx.emit(ev.CardPutOnDeck(seat=act.declarer, card=card.id, name=card.name, knowers=card.knowers(act.declarer, s.seats)))
+    # the recorded words stay as the golden records have them; the narrator reads them "2 cards" (words.unhedged)
     ctx.emit(ev.ActionCompleted(seat=act.declarer, action="laboratory", outcome=f"{len(cards)} card(s) put on the deck"))
 
 
@@ -346,7 +354,7 @@ def execute_step(ctx: Ctx) -> bool:
         return war_step(ctx)
     elif action == "barracks":
         if not act.queue:
-            ctx.emit(done(seat=d, action=action, outcome="every opponent discarded"))
+            ctx.emit(done(seat=d, action=action, outcome=barracks_outcome(act.discarded)))
             return True
         cards = barracks_choices(s)
         if len(cards) == 1:
@@ -428,7 +436,9 @@ def describe_plan(s: GameState, act: Any, reader: int | None = None) -> str:
     if s.plain_action(d, act.action):
         return "nothing: its leader's text is not printed (A54)"
     if leader_effect is not None:
-        return f"{leader_source(s, d, act.action)}, with the choices declared: {plan.get('choices', [])}"
+        source = leader_source(s, d, act.action)
+        said = declared_label(s, d, source, leader_effect["steps"], list(plan.get("choices", [])))
+        return f"{source}: {said[0].lower() + said[1:]}" if said else f"{source}, as its declarer chose"
     if act.action == "recruit":
         return f"{who(d)} gain{'s' if d != reader else ''} {RECRUIT_SOLDIERS} soldiers (R44)"
     if act.action == "treasury":
@@ -526,7 +536,7 @@ def _mob_put_back(ctx: Ctx, mob: int) -> None:
     """A21: 2 picks, the first goes on top."""
     s = ctx.state
     ids = {c.id for combo in put_back_choices(s) for c in combo}
-    cards = pick_objects(ctx, mob, s.players[mob].cards, lambda c: c.id in ids, lambda c: f"card {c.id}", 2)
+    cards = pick_objects(ctx, mob, s.players[mob].cards, lambda c: c.id in ids, card_said, 2)
     put_back(ctx, tuple(cards))
 
 

@@ -10,9 +10,10 @@ from typing import Any
 from aegis.domain.everaegis.config import Config
 from aegis.domain.everaegis.evolve import closes_undo, fold
 from aegis.domain.everaegis.narration import narrate
-from aegis.domain.kernel.errors import MalformedCommand
+from aegis.domain.kernel.errors import NothingThere
 from aegis.domain.kernel.events import event_from_dict
 from aegis.domain.kernel.redaction import OMNISCIENT, Perspective, redact_event
+from aegis.domain.kernel.ruleset import is_void
 
 
 def audit(
@@ -29,17 +30,14 @@ def audit(
     command was accepted (``accepted``: seq -> the command that caused that event; an undo's call among them),
     whether an undo could have been claimed, and what followed, to the end of the action (an end an undo made void
     is not its end)."""
-    declared = next((e for e in reversed(log[:step]) if _is_claim(e)), None)
-    if declared is None:
-        raise MalformedCommand(f"no action was declared at or before step {step}")
-    start = declared["seq"]
     void = undone(log)
+    # a claim an undo made void is audited only when asked for at its own step: otherwise the claim the undo was about
+    declared = next((e for e in reversed(log[:step]) if _is_claim(e) and (e["seq"] == step or not is_void(void, e["seq"]))), None)
+    if declared is None:
+        raise NothingThere(f"no action was declared and no guard claimed at or before step {step}: nothing to audit")
+    start = declared["seq"]
     end = next(
-        (
-            e["seq"]
-            for e in log[start:]
-            if e["type"] in ("ActionCompleted", "ActionThwarted") and not any(a <= e["seq"] <= b for a, b in void)
-        ),
+        (e["seq"] for e in log[start:] if e["type"] in ("ActionCompleted", "ActionThwarted") and not is_void(void, e["seq"])),
         len(log),
     )
     before = fold(config, [event_from_dict(e) for e in log[: start - 1]])
@@ -85,6 +83,8 @@ def audit(
                     "answer": given.get("answer"),
                     "means": given.get("means"),
                     "at": times.get(e["seq"]),
+                    "step": e["seq"],
+                    "undone": is_void(void, e["seq"]),
                 }
             )
         elif e["type"] == "UndoClaimed":  # the claimant of an undo calls, late, in the window it reopens (R155)
@@ -97,6 +97,8 @@ def audit(
                     "answer": "call",
                     "means": None,
                     "at": command.get("at") if command.get("type") == "undo" else None,
+                    "step": e["seq"],
+                    "undone": False,
                     "by_undo": True,
                 }
             )
@@ -104,6 +106,7 @@ def audit(
     return {
         "declared": redact_event(declared, effective) | {"text": narrate(redact_event(declared, effective), names)},
         "about": about,
+        "undone": is_void(void, start),  # an undo made this claim void (asked for at its own step)
         "claimant": {"seat": claimant, "name": names[claimant]},
         "claim": claim,
         "claimant_held": held,
@@ -152,8 +155,21 @@ def _is_claim(event: dict[str, Any]) -> bool:
 
 
 def undone(log: list[dict[str, Any]]) -> list[tuple[int, int]]:
-    """The spans of seqs an undo made void (RULINGS "Undo"): each claimed undo's first and last."""
-    return [(e["undone_from"], e["undone_to"]) for e in log if e["type"] == "UndoClaimed"]
+    """The spans of seqs an undo made void (RULINGS "Undo"): each claimed undo's first and last, but for the answers
+    given in the window it closes again, which it keeps ("with its answers"): they stand, so they are not void."""
+    spans: list[tuple[int, int]] = []
+    for u in (e for e in log if e["type"] == "UndoClaimed"):
+        lo, hi = u["undone_from"], u["undone_to"]
+        kept = [
+            e["seq"] for e in log[lo - 1 : hi] if e["type"] == "ReactionGiven" and e["window"] == u["window"]
+        ]
+        for seq in kept:  # a span split around each kept answer
+            if lo < seq:
+                spans.append((lo, seq - 1))
+            lo = seq + 1
+        if lo <= hi:
+            spans.append((lo, hi))
+    return spans
 
 
 def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> dict[str, Any]:
@@ -171,6 +187,10 @@ def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> 
         }
     if closed["by"] != "deadline" or not closed.get("timed_out"):
         return {"possible": False, "why": "every asked player answered before the window closed"}
+    callers = [names[int(seat)] for seat, a in (closed.get("answers") or {}).items() if a.get("answer") == "call"]
+    if callers:  # the engine's own condition (events/claims.py, the window's close): an undo is for a window nobody called in
+        why = f"{', '.join(callers)} called in the window: an undo follows only a window nobody called in"
+        return {"possible": False, "why": why}
     # the engine's own list of what closes an undo, or the pause's end with no claim
     stop = next((e for e in log[closed["seq"] :] if closes_undo(e) or e["type"] == "UndoExpired"), None)
     who = [names[s] for s in closed["timed_out"]]

@@ -23,6 +23,8 @@ class Card:
     known: frozenset[int] = frozenset()
     public: bool = False
     discovered: bool = False  # Discovery (R160): a discovery token lies on it; implies ``public``
+    shown: bool = False  # fully revealed, then turned face down, without leaving play: revealed again, it does not
+    # act again (R92, A30, E17); a card leaving play is made anew (discarded, to the rubble) or loses it (on the deck)
 
     def known_to(self, seat: int, possessor: int | None) -> bool:
         return self.revealed or self.public or seat == possessor or seat in self.known
@@ -36,7 +38,7 @@ class Card:
         return sorted(out)
 
     def flip(self, revealed: bool) -> Card:
-        return Card(self.id, self.name, revealed, self.known, self.public, self.discovered)
+        return Card(self.id, self.name, revealed, self.known, self.public, self.discovered, self.shown)
 
 
 # a setup makes dozens of cards and every reveal a new one: the dataclass's frozen constructor, which sets each

@@ -87,9 +87,9 @@ def discard_card(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
 
 def reveal(ctx: Ctx, seat: int, card: Card, *, full: bool, reason: str, trigger: bool = True) -> None:
     """R95; a trigger estate fully revealed queues its effect (R92), unless it is only shown again without
-    having left play (``trigger=False``: R125, A30)."""
+    having left play (``trigger=False``: R125; or revealed before since it came into play: A30, E17)."""
     ctx.emit(ev.CardRevealed(seat=seat, card=card.id, name=card.name, full=full, reason=reason))
-    if full and trigger and ctx.state.classic.components is not None:
+    if full and trigger and not card.shown and ctx.state.classic.components is not None:
         _on_revealed(ctx, seat, card)
 
 

@@ -80,7 +80,8 @@ def normalize(command: Any) -> dict[str, Any]:
         raise MalformedCommand("a command is a JSON object with a 'type'")
     ctype = command.get("type")
     if not isinstance(ctype, str) or not COMMANDS.answering(ctype):
-        raise MalformedCommand(f"unknown command type {ctype!r}; known: {', '.join(COMMANDS.command_types)}")
+        players = [t for t in COMMANDS.command_types if t not in COMMANDS.system]  # the server's own are not a client's
+        raise MalformedCommand(f"unknown command type {ctype!r}; a player's commands are: {', '.join(players)}")
     if not COMMANDS.seatless(ctype):
         seat = command.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int):

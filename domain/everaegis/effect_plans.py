@@ -34,9 +34,12 @@ def run_dry(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], 
     raise AssertionError("an effect did not settle")  # pragma: no cover
 
 
-def plans(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], limit: int = 400) -> list[tuple[list[Any], str]]:
+def plans(
+    s: GameState, owner: int, source: str, steps: list[dict[str, Any]], limit: int = 400, only: list[Any] | None = None
+) -> list[tuple[list[Any], str]]:
     """Every full set of choices the effect can be declared with (RULINGS: the coherent declaration), with
-    a label; found by running it on copies of the state and branching at each choice."""
+    a label; found by running it on copies of the state and branching at each choice. With ``only``, just the
+    plan of those choices (none if they are not one)."""
     out: list[tuple[list[Any], str]] = []
 
     def walk(choices: list[Any], labels: list[tuple[str, bool]]) -> None:
@@ -61,11 +64,19 @@ def plans(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], li
             # a choice between lists of steps, or of the player before the item, is said by what follows
             said_later = p.index < len(p.steps) and STEP_KINDS[p.steps[p.index]["step"]].said_by_what_follows(p)
             for label, value in d.options:
-                walk([*choices, value], [*labels, (label, said_later)])
+                if only is None or (len(choices) < len(only) and only[len(choices)] == value):
+                    walk([*choices, value], [*labels, (label, said_later)])
             return
 
     walk([], [])
     return out
+
+
+def declared_label(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> str | None:
+    """What an effect declared with ``choices`` does, in the words its declarer chose it by ("Give Fred the
+    CALTROPS"); None if the choices are not a plan of it (any more)."""
+    found = plans(s, owner, source, steps, limit=1, only=choices)
+    return found[0][1] if found and found[0][0] == choices else None
 
 
 def affected_by(s: GameState, owner: int, source: str, steps: list[dict[str, Any]], choices: list[Any]) -> set[int]:

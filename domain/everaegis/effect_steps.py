@@ -23,6 +23,7 @@ from aegis.domain.everaegis.cards import discard_card, place_token, reveal
 from aegis.domain.everaegis.catalog import ACTIONS
 from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_work import Decision, Step, next_target, out_of_reach, progress, work_of
+from aegis.domain.everaegis.events.words import capital, counted
 from aegis.domain.everaegis.items import discard_item, item_label, items_in_play
 from aegis.domain.everaegis.soldiers import change_soldiers
 from aegis.domain.everaegis.state import Card, GameState, Pending
@@ -131,8 +132,20 @@ def _soldiers_changed(gain: bool) -> Runs:
     return run
 
 
+# who a step is about, as its option says it to the possessor choosing (vocabulary.WHO)
+WHO_SAID = {"self": "you", "any player": "a player", "an opponent": "an opponent", "each opponent": "each opponent",
+            "all players": "every player"}
+
+
 def _soldiers_said(step: Step) -> str:
-    return f"{step['who']}: {step['step'].replace('_', ' ')} {step['amount']}"
+    """ "Gain 3 soldiers", "each opponent loses 2 soldiers" (a list of steps joined, then capitalised)."""
+    who, gains = WHO_SAID.get(step["who"], step["who"]), step["step"] == "gain_soldiers"
+    soldiers = counted(step["amount"], "soldier")
+    if who == "you":
+        return f"{'gain' if gains else 'lose'} {soldiers}"
+    singular = who in ("each opponent", "every player", "a player", "an opponent")  # "each opponent gains"
+    verb = ("gains" if gains else "loses") if singular else ("gain" if gains else "lose")
+    return f"{who} {verb} {soldiers}"
 
 
 def _gain_card(ctx: Ctx, p: Pending, step: Step) -> None:
@@ -310,7 +323,10 @@ def _give_choose(ctx: Ctx, p: Pending, step: Step, value: Any) -> None:
 
 
 def _give_said(step: Step) -> str:
-    return f"give {step['who']} the {' or the '.join(step['items'])}"
+    """ "take the GLOVE" (for oneself), "give a player the ANKH or the SCARAB"."""
+    items = " or the ".join(step["items"])
+    who = WHO_SAID.get(step["who"], step["who"])
+    return f"take the {items}" if who == "you" else f"give {who} the {items}"
 
 
 def _give_bound(step: Step, item: str, offerable: bool) -> Step:
@@ -540,7 +556,7 @@ def _items_choose(ctx: Ctx, p: Pending, step: Step, value: Any) -> None:
 
 
 def _items_said(step: Step) -> str:
-    return f"discard {step['count']} item(s) in play"
+    return f"discard {counted(step['count'], 'item')} in play"
 
 
 def _discard_ref(ctx: Ctx, p: Pending, work: dict[str, Any], ref: str) -> None:
@@ -750,7 +766,10 @@ def describe(step: Step) -> str:
 
 
 def describe_steps(steps: list[Step]) -> str:
-    return "; ".join(describe(step) for step in steps)
+    """A list of steps as one option says it: "Gain 3 soldiers and take the GLOVE"."""
+    said = [describe(step) for step in steps]
+    text = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1] if said else "nothing"
+    return capital(text)
 
 
 def bind_steps(steps: list[Step], item: str, offerable: bool) -> list[Step]:

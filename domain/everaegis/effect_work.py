@@ -110,13 +110,16 @@ def next_target(ctx: Ctx, p: Pending, step: Step, work: dict[str, Any]) -> None:
 # ----- the start of a step about players: the possessor picks the player first -----
 
 
-def pick_first(s: GameState, p: Pending, step: Step, label: Callable[[GameState, Step, int], str]) -> Decision | None:
+def pick_first(
+    s: GameState, p: Pending, step: Step, label: Callable[[GameState, Step, int], str], said: str
+) -> Decision | None:
     """The possessor's pick of the player a step is about, when it is about one of several (else None: the step
-    starts by itself). ``label``: how the step offers a player."""
+    starts by itself). ``label``: how the step offers a player; ``said``: the step in words ("give a player the
+    ANKH or the SCARAB")."""
     if start_work(s, p, step) is not None:
         return None
     opts = tuple((label(s, step, t), t) for t in targets(s, p, step))
-    return Decision(p.owner, opts, f"{p.source}: choose {step['who']} ({step['step']})")
+    return Decision(p.owner, opts, f"{p.source}: {said}: choose the player")
 
 
 def start(ctx: Ctx, p: Pending, step: Step) -> None:

@@ -21,6 +21,7 @@ from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_steps import STEP_KINDS, StepKind, bind_steps
 from aegis.domain.everaegis.effect_steps import gain_item as gain_item  # where the rules of giving an item are (R105, R106)
 from aegis.domain.everaegis.effect_work import Decision, Step, pick_first, picked, progress, queue_effect, start
+from aegis.domain.everaegis.items import holder_of
 from aegis.domain.everaegis.mob import pick_object, pick_player
 from aegis.domain.everaegis.state import GameState, Pending
 from aegis.domain.kernel.decisions import DecisionKind
@@ -66,14 +67,20 @@ def decision(s: GameState) -> Decision | None:
     if len(s.pending.effects) > 1 and not first.started:
         names = [p.name for p in s.players]
         current = s.play.current if s.play.current is not None else (s.play.first_player or 0)
-        opts = tuple((f"Resolve {p.source} ({names[p.owner]}) first", p.id) for p in s.pending.effects)
+        opts = tuple((f"Resolve {p.source} ({names[p.owner]}{_why(p)}) first", p.id) for p in s.pending.effects)
         return Decision(current, opts, "several effects happen at once: choose which resolves first (R131)", "order")
     if first.index >= len(first.steps):
         return None
     p, step, kind = _running(s)
     if kind.picking(p):
-        return pick_first(s, p, step, kind.pick_label)
+        return pick_first(s, p, step, kind.pick_label, kind.describe(step))
     return kind.decision(s, p, step)
+
+
+def _why(p: Pending) -> str:
+    """What set an effect off, as its order's option says it: ", as the AXE was discarded" (two effects of one ability
+    told apart, R131); nothing for an effect queued with no reason given."""
+    return f", as {p.reason}" if p.reason else ""
 
 
 def effect_step(ctx: Ctx) -> bool:
@@ -146,9 +153,9 @@ def fire_triggers(ctx: Ctx) -> None:
         if "item" in t:
             offerable = t["item"] in ("WALL", "BRIG") or s.item_entry(t["item"]) is not None
             steps = bind_steps(effect["steps"], t["item"], offerable)
-            reason = f"{s.players[t['holder']].name}'s {t['item']} was discarded"
+            reason = f"the {t['item']} was discarded"  # whose: the event just before says (no name inside an event)
         else:
-            steps, reason = list(effect["steps"]), f"{s.players[t['holder']].name}'s {t['card']} was revealed"
+            steps, reason = list(effect["steps"]), f"the {t['card']} was revealed"
         leader = t["mat"]
         name = (entry.get("ability") or {}).get("name", "ability")
         queue_effect(ctx, seat, f"{leader}'s {name}", steps, reason)
@@ -173,7 +180,9 @@ def _effect_prompt(s: GameState, seat: int) -> Prompt:
 
 def _mob_effect(ctx: Ctx, mob: int) -> None:
     """A choice a card effect asks of a mob, or the order of effects it must set: a player by Player Selection
-    (R174, R175), anything else by Object Selection among the choices as offered (R179; Abundance past 8, R181)."""
+    (R174, R175), anything else by Object Selection among the choices as offered (R179): past 8 held by players, a
+    Player Selection among their holders first, then an Object Selection among that one's (R180 Narrowing, E29);
+    past 8 otherwise, Abundance (R181)."""
     d = decision(ctx.state)
     assert d is not None and d.seat == mob
     values = [v for _, v in d.options]
@@ -182,7 +191,9 @@ def _mob_effect(ctx: Ctx, mob: int) -> None:
         if value is None:  # only the mob itself could be selected (R174 skips it)
             value = values[0]
     else:
-        _label, value = pick_object(ctx, mob, list(d.options), lambda _: True, lambda o: str(o[0]))
+        s = ctx.state
+        owner = None if d.kind == "order" else (lambda o: holder_of(s, o[1]))
+        _label, value = pick_object(ctx, mob, list(d.options), lambda _: True, lambda o: str(o[0]), owner)
     choose(ctx, mob, value)
 
 

@@ -97,6 +97,17 @@ def discard_item(ctx: Ctx, ref: str, reason: str, by: int | None = None) -> None
         ctx.emit(ev.ItemDiscarded(seat=int(seat), item=item, reason=reason))
 
 
+def holder_of(s: GameState, value: object) -> int | None:
+    """Who holds ``value``, an effect's choice, when it is a card or an item piece in play (None: nobody, or it is
+    neither: a seat, a word, an action). Narrowing counts the holders (R180)."""
+    if not isinstance(value, str):
+        return None
+    seat = s.owner_of(value)
+    if seat is None and (value in ("WALL", "TREATY") or "@" in value):
+        seat = _holder_and_kind(s, value)[0]
+    return seat
+
+
 def _holder_and_kind(s: GameState, ref: str) -> tuple[int | None, str]:
     if ref in ("WALL", "TREATY"):
         return (s.items.wall if ref == "WALL" else s.items.treaty), ref

@@ -125,7 +125,7 @@ def pick_object(
             return pick_object(ctx, mob, line, lambda x: eligible(x) and owner(x) == chosen, label, None, purpose)
     n = dice_for(len(candidates))
     what = purpose if n == 1 else f"{purpose} (abundance: {n} dice for {len(candidates)} candidates)"
-    total = roll(ctx, mob, what, lambda t: label(line[count_off(line, eligible, t)]), dice=n)
+    total = roll(ctx, mob, what, lambda t: f"{_place(t, len(candidates))}: {label(line[count_off(line, eligible, t)])}", dice=n)
     return line[count_off(line, eligible, total)]
 
 
@@ -170,4 +170,24 @@ def choose_between(ctx: Ctx, mob: int, first: str, second: str) -> int:
 def own_card(ctx: Ctx, mob: int, choices: Sequence[Card]) -> Card:
     """R179: the mob's cards in a line; the count skips those that cannot be selected (E28)."""
     ids = {c.id for c in choices}
-    return pick_object(ctx, mob, ctx.state.players[mob].cards, lambda c: c.id in ids, lambda c: f"card {c.id}")
+    return pick_object(ctx, mob, ctx.state.players[mob].cards, lambda c: c.id in ids, card_said)
+
+
+def card_said(card: Card) -> str:
+    """A mob's own card as a roll's outcome names it: by its name only when everyone knows it (a roll is public:
+    a hidden card is never named, nor shown by its id; its place in the count says which it is, R179)."""
+    if card.revealed:
+        return f"its revealed {card.name}"
+    return f"its {card.name}, face down" if card.public else "an unrevealed card"
+
+
+def _place(total: int, candidates: int) -> str:
+    """Where the count landed (R179): "the 2nd of the 4 that can be selected", counted in the line's order (the
+    order the mob holds its cards, its items in turn order...), skipping what cannot be selected."""
+    return f"the {ordinal((total - 1) % candidates + 1)} of the {candidates} that can be selected"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 21st..."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -13,7 +13,7 @@ from typing import Any
 from aegis.domain.everaegis.decisions import DECISIONS as KINDS
 from aegis.domain.everaegis.events.tables import NARRATORS
 from aegis.domain.everaegis.events.words import ACTION_NAMES as ACTION_NAMES
-from aegis.domain.everaegis.events.words import action_name
+from aegis.domain.everaegis.events.words import a_or_an, action_name
 
 _NARRATORS = NARRATORS  # every event's narrator by type name, entered as the events package is imported
 
@@ -65,7 +65,7 @@ def played_words(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
     if kind == "artificer_gift":
         return f"the {cmd.get('item')} to {who(cmd.get('to'))}"
     if kind == "take":
-        return f"take a {cmd.get('item')}"
+        return f"take {a_or_an(str(cmd.get('item')))}"
     if kind == "use_item":
         return f"use the {cmd.get('item')}"
     if kind == "end_phase":

@@ -16,6 +16,7 @@ from aegis.domain.everaegis.catalog import CATALOG
 from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_plans import affected_by
 from aegis.domain.everaegis.effects import leader_source
+from aegis.domain.everaegis.events.words import capital
 from aegis.domain.everaegis.items import brig_sources, gain_brig_step
 from aegis.domain.everaegis.mob import agree, pick_player
 from aegis.domain.everaegis.mob import own_card as mob_card
@@ -184,9 +185,9 @@ def prove(ctx: Ctx, card: Card) -> None:
     assert ch is not None
     if card.name == ch.claim:
         # R58 (1), R63 (a): shown, then unrevealed at once: not a full reveal
-        reveal(ctx, ch.claimant, card, full=False, reason="proof")
+        reveal(ctx, ch.claimant, card, full=False, reason=ev.PROOF)
         ctx.emit(ev.ClaimProven(seat=ch.claimant, claim=ch.claim, card=card.id, caller=ch.caller))
-        ctx.emit(ev.CardUnrevealed(seat=ch.claimant, card=card.id, name=card.name, reason="proof"))
+        ctx.emit(ev.CardUnrevealed(seat=ch.claimant, card=card.id, name=card.name, reason=ev.PROOF))
         place_token(ctx, ch.claimant, card, "proof")  # R160 ruling: a proof is a reveal then an unreveal
     else:
         # R59: the card stays revealed, a full reveal
@@ -253,6 +254,21 @@ def _react_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
     return False
 
 
+def _answers_said(opts: list[Option], claimed: bool) -> str:
+    """The answers offered, in words, as the options give them: never "call" where nothing can be called (R61)."""
+    said = []
+    for o in opts:
+        word = "use the " + str(o.command.get("means")) if o.group == "use" else o.group
+        if word not in said:
+            said.append(word)
+    words = ", ".join(said[:-1]) + " or " + said[-1] if len(said) > 1 else said[0]
+    rules = "R39, R56" if "call" in said else "R39"
+    if "use" in {o.group for o in opts}:
+        rules += ", R104"
+    tail = "" if claimed else "; it is no claim, so it cannot be called (R61)"
+    return f"{capital(words)} ({rules}){tail}"
+
+
 def _react_prompt(s: GameState, seat: int) -> Prompt:
     w, act = s.calls.window, s.play.act
     assert w is not None and act is not None
@@ -284,7 +300,7 @@ def _react_prompt(s: GameState, seat: int) -> Prompt:
         else:
             mob = " (a mob)" if s.is_mob(w.claimant) else ""
             what = f"{claimant}{mob} uses {act.action.title()}: {does()}"
-        return f"{s.players[seat].name}: {what}. Pass, call{' or guard' if len(opts) > 2 else ''} (R39, R56)"
+        return f"{s.players[seat].name}: {what}. {_answers_said(opts, bool(w.claim))}"
 
     def about() -> dict[str, Any]:
         out = {

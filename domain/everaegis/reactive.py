@@ -38,7 +38,8 @@ def thwart_step(ctx: Ctx) -> bool:
         return False
     seat, item = act.reacted
     ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason="used in reaction (R104)"))
-    ctx.emit(ev.ActionThwarted(seat=act.declarer, action=act.action, reason=f"{item} used by {ctx.state.players[seat].name}"))
+    # who used it is the seat of the ItemDiscarded just before: names are never inside events (a branch renames seats)
+    ctx.emit(ev.ActionThwarted(seat=act.declarer, action=act.action, reason=f"{item}{ev.USED_IN_REACTION}"))
     return True
 
 

@@ -40,15 +40,14 @@ def check(s: GameState, seat: int) -> None:
 
 def resign(ctx: Ctx, seat: int) -> None:
     s = ctx.state
-    name = s.players[seat].name
     own_turn = s.stage == "turn" and s.play.current == seat and s.play.phase != "over"
     ctx.emit(ev.PlayerResigned(seat=seat))
     if seat == s.variant.overlord:  # R170: the Overlord cannot be eliminated, so resigning concedes
-        end_game(ctx, "win", opponents(s), f"the Overlord {name} resigned: the team wins (S2, R170)")
+        end_game(ctx, "win", opponents(s), "the Overlord resigned: the team wins (S2, R170)")
         return
     w = s.calls.window
     if own_turn:
-        _end_action(ctx, f"{name} resigned: nothing more of the action happens (S2, R73)")
+        _end_action(ctx, "the declarer resigned: nothing more of the action happens (S2, R73)")
     elif w is not None and seat in w.waiting_for:  # asked and not answered yet: a pass
         ctx.emit(ev.ReactionGiven(window=w.id, seat=seat, answer="pass", means=None, audience=[seat]))
     if seat in s.items.draw_asked:  # R118: they let the draw happen

@@ -10,7 +10,8 @@ Definitions (the README's "Odds and the review" says the same):
 - ``held``: what was true: the claimant held an unrevealed card of the claimed building (R57, R58).
 - a call *against the odds*: a call made when the probability was 1/2 or more (the claim was at least as likely
   held as not, as the reader knew it).
-- a bluff *that got through*: a claim that was not held and that nobody called.
+- a bluff *that got through*: a claim that was not held and that nobody called (a claim no window opened on, which
+  nobody could call, is not one: its outcome is ``no window``).
 - calibration of a player's calls: how many, the mean probability that the called claim was held, the fraction of
   them actually held, and the Brier score, the mean of (probability - held)² (0 is perfect; 0.25 is a coin's).
 """
@@ -27,16 +28,25 @@ from aegis.domain.everaegis.odds import odds
 from aegis.domain.everaegis.state import GameState
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.redaction import Perspective
+from aegis.domain.kernel.ruleset import is_void
 
 AGAINST_THE_ODDS = 0.5
+NO_WINDOW = "no window"  # a claim's outcome when no reaction window opened on it: nobody could call it
 
 
-def review(config: Config, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective) -> dict[str, Any]:
+def review(
+    config: Config, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective, since: int = 0
+) -> dict[str, Any]:
     """Every claim and answer of a finished game's record, seat by seat, with the odds as ``perspective`` knew them
-    (``log``: the events as stored; ``events``: the same, decoded)."""
+    (``log``: the events as stored; ``events``: the same, decoded). Moves at steps up to ``since`` (a branch's point:
+    they were its original's) are left out, but for a claim still in play there, with its answers: what became of it
+    is the branch's."""
     walk = _Walk(config.seats)
     state = initial_state(config)
+    in_play: set[int] = set()  # the claims still in play at step ``since`` (ids)
     for stored, event in zip(log, events, strict=True):
+        if stored["seq"] == since + 1:
+            in_play = {id(c) for c in [*walk.unsettled, walk.pending] if c is not None}
         apply(state, event)
         found = odds(state, stored, perspective)
         if found is not None:
@@ -47,10 +57,11 @@ def review(config: Config, log: list[dict[str, Any]], events: Sequence[Event], p
             handler = _Walk.HANDLERS.get(stored["type"])
             if handler is not None:
                 handler(walk, stored)
+    walk.no_window()  # the game is over: a claim still waiting for its window never had one
     voids = undone(log)
     players = []
     for seat, mine in enumerate(walk.moves):
-        out = [_finished(m, voids) for m in mine]
+        out = [_finished(m, voids) for m in mine if m["step"] > since or id(m.get("of", m)) in in_play]
         players.append({"seat": seat, "moves": out, "summary": _summary(out), "calibration": _calibration(out)})
     return {"players": players}
 
@@ -68,7 +79,16 @@ class _Walk:
         self.unsettled: list[dict[str, Any]] = []  # claims in play: no window closed on them uncalled, no call settled
         self.closed: dict[int, list[tuple[int, dict[str, Any]]]] = {}  # window id -> the answers its closing added
 
+    def no_window(self) -> None:
+        """The last claim got no window: nobody could call it (a guard made again after an undo, with the action's
+        bluff exposed at once), so it is no bluff that got through."""
+        if self.pending is not None:
+            self.pending["outcome"] = NO_WINDOW
+            self._settle(self.pending)
+        self.pending = None
+
     def claimed(self, seq: int, found: dict[str, Any]) -> None:
+        self.no_window()
         keep = ("claimant", "claim", "about", "probability", "held")
         self.pending = {"step": seq, "kind": "claim", "outcome": "not called", "claim_step": seq} | {
             k: found[k] for k in keep
@@ -94,7 +114,9 @@ class _Walk:
         claim = self.pending
         if e.get("claim") and claim is not None and (claim["claimant"], claim["claim"]) == (e["claimant"], e["claim"]):
             self.windows[e["window"]] = claim
-        self.pending = None
+            self.pending = None
+        else:
+            self.no_window()
 
     def answered(self, e: dict[str, Any]) -> None:
         self.given_at[(e["window"], e["seat"])] = e["seq"]
@@ -104,8 +126,9 @@ class _Walk:
         claim = self.windows.get(window)
         if claim is None:
             return
-        again = window in self.closed  # an undo closes the window again: its answers then, and the undo's call
-        for seat, entry in self.closed.pop(window, []):  # replace what the first closing said, not add to it
+        # an undo closes the window again, with its answers then and the undo's call: they replace what the first
+        # closing said (an answer it kept is no longer inside what the undo made void: ``undone``)
+        for seat, entry in self.closed.pop(window, []):
             self.moves[seat].remove(entry)
             self.calls.pop((window, seat), None)
         added = self.closed[window] = []
@@ -118,7 +141,6 @@ class _Walk:
                 "kind": answer.get("answer"),
                 "means": answer.get("means"),
                 "outcome": None,
-                "stands": again,  # an answer given before an undo, kept by it: not void, though its step is
             }
             self.moves[seat].append(entry)
             added.append((seat, entry))
@@ -180,7 +202,7 @@ def _finished(move: dict[str, Any], voids: list[tuple[int, int]]) -> dict[str, A
         "outcome": outcome,
         "against_odds": move["probability"] >= AGAINST_THE_ODDS if kind == "call" else None,
         "bluff_through": (not move["held"] and outcome == "not called") if kind == "claim" else None,
-        "undone": not move.get("stands") and any(lo <= move["step"] <= hi for lo, hi in voids),
+        "undone": is_void(voids, move["step"]),  # an answer an undo kept is outside them
     }
 
 

@@ -148,9 +148,9 @@ class EverAegis:
         return _odds.odds(state, event, perspective)
 
     def review(
-        self, config: Config, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective
+        self, config: Config, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective, since: int = 0
     ) -> dict[str, Any]:
-        return _review.review(config, log, events, perspective)
+        return _review.review(config, log, events, perspective, since)
 
     def undone(self, log: list[dict[str, Any]]) -> list[tuple[int, int]]:
         return _audit.undone(log)

@@ -146,6 +146,7 @@ class Pending:
     chosen: bool = False  # picked to run first among several (R131)
     plan: list[Any] | None = None  # a declared action's choices, made in the declaration (RULINGS)
     guarded: list[int] = field(default_factory=list)  # players a standing guard keeps out of it (R66)
+    reason: str = ""  # why it takes effect ("the AXE was discarded"): tells two effects of one ability apart (R131)
 
     def clone(self) -> Pending:
         return replace(
@@ -201,6 +202,7 @@ class Act:
     stage: str = "declared"  # declared, window, challenge, guards, execute
     guards: list[Guard] = field(default_factory=list)
     queue: list[int] = field(default_factory=list)  # Barracks: opponents still to discard
+    discarded: int = 0  # Barracks: opponents who have discarded
     todo: list[dict[str, Any]] = field(default_factory=list)  # SANCTIONS still to place
     war: War | None = None
     step: int = 0  # action-specific progress (Temple: the card has moved)
@@ -217,6 +219,7 @@ class Act:
             self.stage,
             [replace(g) for g in self.guards],
             list(self.queue),
+            self.discarded,
             data_copy(self.todo),
             replace(self.war) if self.war else None,
             self.step,

@@ -37,7 +37,14 @@ def _undo_prompt(s: GameState, seat: int) -> Prompt:
         Option("Let the action stand", {**base, "answer": "waive"}, "waive"),
     )
     text = f"{s.players[seat].name}: the window closed before you answered; you may claim an undo (R155, RULINGS: Undo)"
-    return Prompt(seat, "undo", text, opts, deadline=undo.deadline)
+    window = undo.snapshot.calls.window  # the window as it opened: the claim the undo would call
+    about = {
+        "window": undo.window,
+        "claimant": undo.claimant,
+        "claim": (window.claim or None) if window is not None else None,
+        "about": window.about if window is not None else None,
+    }
+    return Prompt(seat, "undo", text, opts, deadline=undo.deadline, context=about)
 
 
 def _answer(ctx: Ctx, cmd: dict[str, Any]) -> None:

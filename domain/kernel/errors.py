@@ -56,3 +56,10 @@ class GameOver(IllegalCommand):
     """The game has ended; nothing more can be played (HTTP 409 later)."""
 
     status = "finished"
+
+
+class NothingThere(DomainError):
+    """A well-formed question about a record that has nothing of the kind asked at that place: no claim at or
+    before the step an audit names (HTTP 404 later)."""
+
+    status = "nothing_there"

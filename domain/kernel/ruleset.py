@@ -16,6 +16,11 @@ BRANCH_DEALS = ("same", "as_known")
 not name dealt again). The service and its API offer exactly these."""
 
 
+def is_void(spans: Sequence[tuple[int, int]], seq: int) -> bool:
+    """Is the event numbered ``seq`` inside the spans a ruleset's ``undone`` gives (what its rules made void)?"""
+    return any(lo <= seq <= hi for lo, hi in spans)
+
+
 class Ruleset(Protocol):
     """Every ruleset also accepts two commands of the same shape, whatever its game:
 
@@ -185,9 +190,12 @@ class Ruleset(Protocol):
         ``{"claimant", "claim", "about", "probability" (exact, 0..1), "as": perspective, "held"}``; else None. Only
         for a finished game's record: during a game it would be an analysis engine at the table."""
 
-    def review(self, config: Any, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective) -> dict[str, Any]:
+    def review(
+        self, config: Any, log: list[dict[str, Any]], events: Sequence[Event], perspective: Perspective, since: int = 0
+    ) -> dict[str, Any]:
         """A finished game's claims and answers, seat by seat, with their odds as ``perspective`` knew them:
-        ``{"players": [{"seat", "moves", "summary", "calibration"}]}`` (``log``: as stored; ``events``: decoded)."""
+        ``{"players": [{"seat", "moves", "summary", "calibration"}]}`` (``log``: as stored; ``events``: decoded). Moves
+        at steps up to ``since`` are left out (a branch's: its original's players made them)."""
 
     def undone(self, log: list[dict[str, Any]]) -> list[tuple[int, int]]:
         """The spans of seqs (first, last) that the game's own rules made void (an undo), for timelines."""

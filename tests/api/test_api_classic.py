@@ -137,7 +137,7 @@ def test_r103_over_http_the_end_phase_offers_the_hammer_after_the_action_to_keep
     assert view["table"]["current"] == 2 and [p["kind"] for p in asked(2)] == ["declare"]
     assert view["table"]["players"][1]["items"] == []
     timeline = [e["text"] for e in sqlite_app.test_client().get(f"/api/games/{gid}/timeline").get_json()["events"]]
-    used = next(i for i, text in enumerate(timeline) if "HAMMER takes effect (used (R103))" in text)
+    used = next(i for i, text in enumerate(timeline) if "HAMMER takes effect: used (R103)" in text)
     assert "End Phase" in timeline[used - 1]  # right after the action, in the End Phase
     api.play_humans(gid, tokens, random.Random(5))  # to the end: the record, end_phase command included, replays
     assert sqlite_app.test_client().get(f"/api/games/{gid}/verify").get_json()["ok"] is True

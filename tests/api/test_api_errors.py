@@ -44,7 +44,8 @@ def test_400_malformed_bodies_name_the_fields(sqlite_app):
 def test_400_malformed_commands(sqlite_app):
     api, gid, _, tokens = started(sqlite_app)
     assert_problem(api.post(gid, tokens[0], {"action": "recruit"}), 400)  # no type
-    assert_problem(api.post(gid, tokens[0], {"type": "fly"}), 400)
+    unknown = assert_problem(api.post(gid, tokens[0], {"type": "fly"}), 400)["detail"]
+    assert "declare" in unknown and "close_window" not in unknown and "timeout" not in unknown  # the server's own
     assert_problem(api.post(gid, tokens[0], {"type": "declare", "action": "recruit", "at": 1}), 400)
     assert_problem(api.post(gid, tokens[0], {"type": "declare", "action": "recruit", "expected_seq": "x"}), 400)
     r = api.c.post(
@@ -53,6 +54,30 @@ def test_400_malformed_commands(sqlite_app):
         headers={**api.auth(tokens[0]), "Idempotency-Key": "k" * 300},
     )
     assert_problem(r, 400)
+
+
+def test_400_a_query_parameter_a_route_does_not_take(sqlite_app):
+    """A route with no query parameters refuses one, naming it, instead of answering as if it were not there; a stream
+    ticket sent to the view is told where it belongs."""
+    api, gid, _, tokens = started(sqlite_app)
+    api.c.post("/api/players", json={"name": "Quinn"})
+    for url in (
+        f"/api/games/{gid}/view",
+        f"/api/games/{gid}/verify",
+        f"/api/games/{gid}/export",
+        "/api/players/Quinn",
+        "/api/players/Quinn/stats",
+        "/api/players/Quinn/games",
+    ):
+        body = assert_problem(api.c.get(f"{url}?bogus=1"), 400)
+        assert body["errors"] == {"bogus": ["this route takes no query parameter"]}, url
+    seq = api.view(gid)["seq"]
+    assert api.c.get(f"/api/games/{gid}/events?after={seq}").get_json()["events"] == []  # up to date: nothing new
+    assert "past this game's last event" in assert_problem(api.c.get(f"/api/games/{gid}/events?after={seq + 1}"), 400)["detail"]
+    ticket = api.c.post(f"/api/games/{gid}/stream-ticket", headers=api.auth(tokens[0])).get_json()["ticket"]
+    body = assert_problem(api.c.get(f"/api/games/{gid}/view?ticket={ticket}"), 400)
+    assert "event stream only" in body["errors"]["ticket"][0]
+    assert api.c.get(f"/api/games/{gid}/view", headers=api.auth(tokens[0])).status_code == 200
 
 
 def test_401_without_or_with_a_wrong_token(sqlite_app):

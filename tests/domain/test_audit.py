@@ -64,3 +64,45 @@ def test_r155_the_review_counts_an_answer_an_undo_kept_once_and_the_undos_call()
     found = review(t.config, [e.to_dict() for e in t.events], t.events, OMNISCIENT)["players"]
     assert [(m["kind"], m["undone"]) for m in found[1]["moves"]] == [("pass", False)] and found[1]["summary"]["passes"] == 1
     assert [(m["kind"], m["outcome"], m["undone"]) for m in found[2]["moves"]] == [("call", "right", False)]
+
+
+def test_r155_the_audit_says_no_undo_was_possible_when_someone_called_in_the_window():
+    """Seat 1 calls the Treasury and seat 2 lets the window close by its deadline: no undo (RULINGS "Undo": only for a
+    window nobody called in), and the engine offers none; the audit says so and why."""
+    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
+    t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
+    window = t.state.calls.window.id
+    t.play({"type": "react", "seat": 1, "window": window, "answer": "call", "at": T0 + 1})
+    t.play({"type": "close_window", "window": window, "at": T0 + 10})
+    assert not t.of("UndoPauseBegan") and "undo" not in t.kinds(2)
+    found = _audit(t, t.of("ActionDeclared")[-1].seq)
+    assert found["undo"]["possible"] is False and "seat 1 called" in found["undo"]["why"], found["undo"]
+
+
+def test_r155_one_notion_of_undone_the_answers_an_undo_kept_stand_and_a_void_claim_is_audited_only_at_its_step():
+    """Seat 1 guards the Barracks in window 1 (its guard opens window 2, where seats answer); seat 2 claims the undo
+    of window 1. Seat 1's guard answer is kept by the undo ("with its answers"): not void, in the spans the timeline
+    and the review read. The guard window's answers are void, and the audit says so; audited at the undo, the claim is
+    the Barracks the undo was about, and the void guard claim only when asked for at its own step."""
+    from aegis.domain.everaegis.audit import undone
+
+    hands = {"0": ["Laboratory"], "1": ["Temple", "Temple"], "2": ["Mason", "Library"], "3": ["Temple"]}
+    t = _timed({"deck": ["Mason", "Temple", "Treasury", "Library", "Temple", "Mason"], "hands": hands}, seats=4)
+    t.play({"type": "declare", "seat": 0, "action": "barracks", "at": T0})
+    t.play({"type": "react", "seat": 1, "window": 1, "answer": "guard", "means": "card", "at": T0 + 1})
+    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
+    guard = t.of("GuardDeclared")[-1].seq
+    for seat in list(t.state.calls.window.waiting_for):
+        t.play({"type": "react", "seat": seat, "window": 2, "answer": "pass", "at": T0 + 11})
+    t.play({**t.legal(2)[0], "at": T0 + 12})
+    t.play({"type": "undo", "seat": 2, "window": 1, "answer": "claim", "at": T0 + 13})
+    kept = next(e.seq for e in t.of("ReactionGiven") if e.window == 1 and e.seat == 1)
+    spans = undone([e.to_dict() for e in t.events])
+    assert not any(lo <= kept <= hi for lo, hi in spans) and any(lo <= guard <= hi for lo, hi in spans)
+    at_undo = _audit(t, t.of("UndoClaimed")[-1].seq)
+    assert at_undo["about"] == "action" and at_undo["undone"] is False
+    marks = {(a["window"], a["seat"], a["answer"]): a["undone"] for a in at_undo["answers"]}
+    assert marks[(1, 1, "guard")] is False and marks[(1, 2, "call")] is False
+    assert all(undone for (window, _, _), undone in marks.items() if window == 2) and any(w == 2 for w, _, _ in marks)
+    void_guard = _audit(t, guard)
+    assert void_guard["about"] == "guard" and void_guard["undone"] is True

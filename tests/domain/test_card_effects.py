@@ -73,11 +73,11 @@ def stub_catalog():
 NAMES = ["Jeff", "Keith", "Sally", "Peter", "Fred"]
 
 
-def classic_table(seats, rig, catalog=None, **kw):
-    """A rigged Classic game (Simpleton sides unless ``selection`` says otherwise) on ``catalog``."""
+def classic_table(seats, rig, catalog=None, variants="classic", **kw):
+    """A rigged Classic game (Simpleton sides unless ``selection`` says otherwise) on ``catalog``, with ``variants``."""
     kw.setdefault("selection", "simpleton")
     kw.setdefault("names", NAMES[:seats])
-    return Table(seats, variants="classic", rig=rig, options={"plain_unknown": 1}, catalog=catalog, **kw)
+    return Table(seats, variants=variants, rig=rig, options={"plain_unknown": 1}, catalog=catalog, **kw)
 
 
 def table(rig, seats=5, **kw):
@@ -324,7 +324,7 @@ def test_e17_a_revealed_pyramid_gives_a_player_one_of_its_items_from_the_reserve
     t = table(rig)
     t.reveal_now(2, "Pyramid")
     prompt = t.prompts(2)[0]
-    assert prompt.kind == "effect_choice" and "any player" in prompt.text  # Sally picks the player first
+    assert prompt.kind == "effect_choice" and prompt.text.endswith("choose the player")  # Sally picks the player first
     t.play({"type": "effect_choice", "seat": 2, "choice": 3})  # Peter
     items = [o.command["choice"] for o in t.prompts(2)[0].options]
     assert items == ["ANKH", "CANOPIC JAR", "SCARAB"]  # ANKH: all 3 with Jeff, so one is taken from him (R105)
@@ -548,7 +548,7 @@ def test_r104_the_bird_thwarts_any_action_even_a_recruit_and_is_discarded():
     answers = {o.command["answer"] for o in t.options(2)}
     assert answers == {"pass", "use"}  # no call: Recruit is not a claim (R61)
     t.play(next(o.command for o in t.options(2) if o.command["answer"] == "use"))
-    assert t.of("ActionThwarted")[-1].reason.startswith("BIRD used by Sally")
+    assert t.of("ActionThwarted")[-1].reason == "BIRD used in reaction (R104)"
     assert t.soldiers(0) == 3 and t.state.items_of(2) == [] and t.state.supply("BIRD") == 1
 
 
@@ -572,7 +572,7 @@ def test_r104_a_call_is_settled_first_and_a_bird_not_used_leaves_the_action_alon
     # ... then the BIRD thwarts the Treasury before it executes
     types = t.types()
     assert types.index("ClaimProven") < types.index("CallSettled") < types.index("ActionThwarted")
-    assert t.of("ActionThwarted")[-1].reason == "BIRD used by Sally" and t.soldiers(0) == 3
+    assert t.of("ActionThwarted")[-1].reason == "BIRD used in reaction (R104)" and t.soldiers(0) == 3
     free = Table(4, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", names=NAMES[:4])
     free.declare(0, "treasury")
     free.pass_all()

@@ -8,6 +8,7 @@ import pytest
 from aegis.domain.everaegis.classic import shipped
 from aegis.domain.everaegis.redaction import SPECTATOR
 from aegis.domain.kernel.errors import IllegalCommand
+from tests.domain.test_card_effects import classic_table
 from tests.helpers import Table
 
 FOX, SALLY, JEFF, PETER = 0, 1, 2, 3
@@ -73,7 +74,7 @@ def test_r130_vigilante_when_an_opponents_item_is_discarded_he_may_take_3_soldie
     prompt = t.prompts(FOX)[0]
     assert prompt.kind == "effect_choice" and "VIGILANTE" in prompt.text
     labels = [o.label for o in prompt.options]
-    assert "GLOVE" in labels[0] and "HORN" in labels[1] and labels[2] == "Do none of these"
+    assert labels == ["Gain 3 soldiers and take the GLOVE", "Gain 3 soldiers and take the HORN", "Do none of these"]
     t.play({"type": "effect_choice", "seat": FOX, "choice": 1})  # 3 soldiers along with the discarded HORN
     assert t.soldiers(FOX) == 4 and t.state.items_of(FOX) == ["HORN"]
     bomb = t.prompts(FOX)[0]  # "Afterwards, you may add or remove an unused soldier from the BOMB"
@@ -152,3 +153,38 @@ def test_e3_peters_library_takes_the_bird_from_sally_and_gives_it_to_jeff_after_
     taken = t.of("ItemGained")[-1]
     assert (taken.item, taken.seat, taken.source) == ("BIRD", 1, 0)
     assert t.state.items_of(1) == ["BIRD"] and t.state.items_of(0) == []
+
+
+def test_r38_r39_the_others_are_told_what_his_library_will_do_in_the_words_he_chose_it_by():
+    """R38: the declarer explains how the action will be executed; the reaction prompt says it in words (not the
+    choices' raw values), and the narration does not put a Simpleton Library's SANCTIONS in his mouth."""
+    from aegis.domain.everaegis.narration import narrate
+
+    t = table(hands={"0": ["Library"]}, items={"3": ["HORN"]})
+    discard = next(o for o in t.options(FOX) if o.command.get("action") == "library" and "HORN" in o.label)
+    t.play(discard.command)
+    prompt = next(p for p in t.prompts(PETER) if p.kind == "react")
+    assert "Discard the HORN (Peter)" in prompt.text or "discard the HORN (Peter)" in prompt.text, prompt.text
+    assert "choices declared" not in prompt.text and "[" not in prompt.text
+    said = [line for e in t.events if "claims the Library" in (line := narrate(e.to_dict(), NAMES))]
+    assert said and "SANCTION" not in said[0], said
+
+
+def test_r131_e20_two_effects_of_one_ability_are_told_apart_when_the_current_player_orders_them():
+    """Dictator: everyone has VIGILANTE. Sally's Mason discards Jeff's AXE and HAMMER: each opponent's VIGILANTE
+    fires twice, and the current player orders them (R131); each option says which discard set it off."""
+    rig = {
+        "deck": ["Barracks", "Mason", "Library", "Temple"],
+        "first_player": 0,
+        "dictator": "Hooded Fox",
+        "hands": {"0": ["Mason"]},
+        "items": {"2": ["AXE", "HAMMER"]},
+    }
+    t = classic_table(4, rig, variants="classic+dictator", names=["Sally", "Fred", "Jeff", "Peter"])
+    mason = next(o for o in t.options(0) if o.command.get("action") == "mason" and "AXE" in o.label and "HAMMER" in o.label)
+    t.play(mason.command)
+    t.pass_all()
+    (order,) = [p for p in t.prompts(0) if p.kind == "effect_order"]
+    labels = [o.label for o in order.options]
+    assert len(labels) == len(set(labels)) == 6
+    assert "Resolve Hooded Fox's VIGILANTE (Fred, as the HAMMER was discarded) first" in labels

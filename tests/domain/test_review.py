@@ -50,3 +50,25 @@ def test_r59_a_wrong_call_on_a_held_claim_and_the_odds_a_spectator_had():
     # among 5 cards, 2 of them Fred's: 1 - C(4,2)/C(5,2) = 2/5
     assert call["outcome"] == "wrong" and call["probability"] == 0.4 and call["against_odds"] is False
     assert sally["calibration"]["brier"] == (0.4 - 1) ** 2
+
+
+def test_r155_a_guard_made_again_after_an_undo_no_window_opened_on_is_no_bluff_that_got_through():
+    """Seat 1 guards the Barracks with a Barracks it does not hold; seat 2 lets the window close by its deadline and
+    claims the undo, which calls the Barracks: the guard is made again with the window's answers and the action's
+    bluff is exposed at once, so no window ever opens on that guard. Nobody could call it: 'no window', not a bluff
+    that got through."""
+    from tests.domain.test_rules_undo import T0, _timed
+
+    hands = {"0": ["Laboratory"], "1": ["Temple", "Temple"], "2": ["Mason", "Library"], "3": ["Temple"]}
+    t = _timed({"deck": ["Mason", "Temple", "Treasury", "Library", "Temple", "Mason"], "hands": hands}, seats=4)
+    t.play({"type": "declare", "seat": 0, "action": "barracks", "at": T0})
+    t.play({"type": "react", "seat": 1, "window": 1, "answer": "guard", "means": "card", "at": T0 + 1})
+    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
+    for seat in list(t.state.calls.window.waiting_for):
+        t.play({"type": "react", "seat": seat, "window": 2, "answer": "pass", "at": T0 + 11})
+    t.play({**t.legal(2)[0], "at": T0 + 12})
+    t.play({"type": "undo", "seat": 2, "window": 1, "answer": "claim", "at": T0 + 13})
+    again = t.of("GuardDeclared")[-1].seq
+    assert [e.seq for e in t.of("ReactionWindowOpened") if e.seq > again] == []
+    claims = [m for m in _review(t, OMNISCIENT)[1]["moves"] if m["kind"] == "claim" and m["step"] == again]
+    assert [(m["about"], m["held"], m["outcome"], m["bluff_through"]) for m in claims] == [("guard", False, "no window", False)]

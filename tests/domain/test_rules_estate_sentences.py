@@ -33,12 +33,52 @@ def test_r92_e17_a_revealed_pyramid_gives_a_player_the_ankh_the_canopic_jar_or_t
     t = table({"0": ["Temple"], "2": ["Pyramid", "Mason"]})
     t.reveal_now(2, "Pyramid")
     assert [n.kind for n in t.waiting()] == ["effect_choice"] and t.waiting()[0].seat == 2
+    assert t.prompts(2)[0].text == "Fred: Pyramid: give a player the ANKH or the CANOPIC JAR or the SCARAB: choose the player"
     t.play(next(o for o in t.options(2) if o.label == "Jeff").command)  # Fred picks the player, then the item
     labels = " ".join(o.label for o in t.options(2))
     assert all(item in labels for item in ("ANKH", "CANOPIC JAR", "SCARAB"))
     t.play(next(o for o in t.options(2) if "SCARAB" in o.label).command)
     gained = t.of("ItemGained")[-1]
     assert (gained.seat, gained.item) == (0, "SCARAB") and "Pyramid" in gained.reason
+
+
+def _give_the_scarab_to_jeff(t: Table, seat: int) -> None:
+    t.play(next(o for o in t.options(seat) if o.label == "Jeff").command)
+    t.play(next(o for o in t.options(seat) if "SCARAB" in o.label).command)
+
+
+def test_r92_a30_e17_a_pyramid_turned_face_down_and_revealed_again_without_leaving_play_does_nothing():
+    """"Afterward, the Pyramid card has no effect on the game until it is revealed again after leaving play" (L809-810):
+    Fred's Tailor turns Fred's revealed Pyramid face down; revealed again, it is still in play, so no item moves."""
+    t = table({"0": ["Temple"], "2": ["Pyramid", "Tailor", "Mason"]})
+    t.reveal_now(2, "Pyramid")
+    _give_the_scarab_to_jeff(t, 2)
+    t.reveal_now(2, "Tailor")
+    t.play(next(o for o in t.options(2) if "Pyramid" in o.label).command)
+    assert "Pyramid" in t.unrevealed(2)
+    again = t.reveal_now(2, "Pyramid")
+    assert [e.name for e in t.of("CardRevealed", again)] == ["Pyramid"]
+    assert not t.of("EffectQueued", again) and "effect_choice" not in [n.kind for n in t.waiting()]
+    assert [e.item for e in t.of("ItemGained")] == ["SCARAB"]
+
+
+def test_r92_a30_a_card_turned_face_down_is_new_to_play_again_once_it_has_left_it():
+    """What a card turned face down keeps (it was shown in play) goes when it leaves play: put on the deck, it is
+    drawn as any card is (A30); moved to another player by a Temple, it stays in play and keeps it."""
+    from aegis.domain.everaegis import events as ev
+    from aegis.domain.everaegis.evolve import apply
+
+    t = table({"0": ["Temple"], "2": ["Pyramid", "Tailor", "Mason"]})
+    t.reveal_now(2, "Pyramid")
+    _give_the_scarab_to_jeff(t, 2)
+    t.reveal_now(2, "Tailor")
+    t.play(next(o for o in t.options(2) if "Pyramid" in o.label).command)
+    pyramid = t.card(2, "Pyramid")
+    assert t.state.players[2].card(pyramid).shown
+    apply(t.state, ev.CardMoved(seq=len(t.events) + 1, from_seat=2, to_seat=1, card=pyramid, name="Pyramid"))
+    assert t.state.players[1].card(pyramid).shown
+    apply(t.state, ev.CardPutOnDeck(seq=len(t.events) + 2, seat=1, card=pyramid, name="Pyramid", knowers=[1]))
+    assert t.state.deck[0].id == pyramid and not t.state.deck[0].shown
 
 
 def test_r92_e5_a_revealed_tailor_unreveals_a_revealed_card():

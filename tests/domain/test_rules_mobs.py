@@ -113,6 +113,14 @@ def test_e28_a_mob_that_lost_a_war_reveals_by_object_selection_one_roll_per_card
     new = t.declare(0, "war", target=1)
     assert rolls(t, new) == [("object selection", 6), ("object selection", 2)]
     assert [(e.seat, e.name) for e in t.of("CardRevealed", new)][:2] == [(1, "Laboratory"), (1, "Library")]
+    # F8: the public roll says where the count landed, never a raw card id nor a hidden card's name
+    from aegis.domain.everaegis.narration import narrate
+
+    said = [narrate(e.to_dict(), ["Sally", "Mob", "Fred"]) for e in t.of("DieRolled", new)]
+    assert said == [
+        "The D8 for Mob (object selection) rolls 6: the 2nd of the 4 that can be selected: an unrevealed card",
+        "The D8 for Mob (object selection) rolls 2: the 2nd of the 3 that can be selected: an unrevealed card",
+    ]
 
 
 def test_e29_r180_narrowing_selects_a_player_then_one_of_their_cards():
@@ -133,6 +141,36 @@ def test_e29_r180_narrowing_selects_a_player_then_one_of_their_cards():
     assert [(e.purpose, e.total) for e in ctx.events] == [("narrowing: player selection", 3), ("object selection", 2)]
     assert ctx.events[0].outcome.startswith("Jeff")
     assert (seat, card) == (JEFF, t.state.players[JEFF].cards[1])
+
+
+@pytest.mark.parametrize("dice", [[1, 4, 1], [2, 2, 1]])
+def test_e29_r180_a_mob_using_the_axe_narrows_to_a_player_then_one_of_their_cards(dice):
+    """E29 as it happens in a game: the mob's AXE ("reveal any") among 14 unrevealed cards of 3 players rolls a Player
+    Selection among the other two first (the mob skipped, R174), then an Object Selection among that player's cards:
+    never Abundance over every card, and never the mob's own card."""
+    hands = {
+        "0": ["Treasury", "Mason", "Library"],
+        "1": [*({"name": n, "revealed": True} for n in ("Temple", "Barracks", "Treasury")), "Laboratory", "Library", "Mason"],
+        "2": ["Barracks", "Laboratory", "Library", "Treasury", "Temple", "Barracks"],
+    }
+    rig = {
+        "first_player": 0,
+        "deck": ["Temple", "Mason", "Treasury", "Library", "Laboratory", "Barracks", "Temple", "Mason"],
+        "hands": hands,
+        "soldiers": {"0": 3, "1": 3, "2": 3},
+        "items": {"1": ["AXE"]},
+        "dice": dice,
+    }
+    t = Table(3, variants="classic", selection="simpleton", options={"plain_unknown": 1}, mobs=[1], rig=rig)
+    t.declare(0, "recruit")
+    axe = [e for e in t.of("DieRolled") if e.purpose.startswith("narrowing") or "abundance" in e.purpose]
+    assert axe and axe[0].purpose == "narrowing: player selection", [e.purpose for e in t.of("DieRolled")]
+    chosen = [2, 0][(axe[0].total - 1) % 2]  # counting from the current player, the mob: skipped, then seats 2 and 0
+    assert axe[0].outcome == f"Seat {chosen} (counting Seat 2, Seat 0)"
+    picked = t.of("DieRolled")[t.of("DieRolled").index(axe[0]) + 1]
+    assert picked.purpose == "object selection"
+    assert [e.seat for e in t.of("CardRevealed") if e.seq == picked.seq + 1] == [chosen]
+    assert not t.state.players[1].eliminated
 
 
 def test_e30_r181_abundance_rolls_enough_dice_and_counts_their_sum_around():
@@ -444,4 +482,5 @@ def test_r178_a_mob_holding_a_usable_consumable_in_its_end_phase_uses_it_before_
 def test_r178_a_mob_uses_a_reactive_item_the_moment_the_occasion_occurs():
     t = classic_mob_table(items={"1": ["BIRD"]})
     t.declare(0, "recruit")
-    assert t.of("ActionThwarted")[0].reason == f"BIRD used by {t.state.players[1].name}" and t.soldiers(0) == 3
+    assert t.of("ActionThwarted")[0].reason == "BIRD used in reaction (R104)" and t.soldiers(0) == 3
+    assert [(e.seat, e.item) for e in t.of("ItemDiscarded")][-1] == (1, "BIRD")  # who used it

@@ -199,6 +199,15 @@ def test_r48_barracks_each_opponent_chooses_a_card_in_turn_order():
     discards = t.of("CardDiscarded")
     assert [(e.seat, e.name) for e in discards] == [(1, "Library"), (2, "Treasury")]
     assert "Temple" in t.unrevealed(1) and "Library" not in t.unrevealed(1)
+    assert t.of("ActionCompleted")[-1].outcome == "2 opponents discarded"  # seat 3 had nothing to discard
+
+
+def test_r48_a_barracks_that_finds_nothing_to_discard_says_no_opponent_discarded():
+    t = Table(4, rig={"deck": ["Mason"], "hands": {"1": [], "2": [], "3": [{"name": "Temple", "revealed": True}]}})
+    t.declare(0, "barracks")
+    t.pass_all()
+    assert not t.of("CardDiscarded")
+    assert t.of("ActionCompleted")[-1].outcome == "no opponent discarded"
 
 
 def test_r96_a_discarded_card_gets_a_new_id_in_the_deck():

@@ -189,6 +189,7 @@ def test_s2_r48_a_queued_barracks_discarder_who_resigns_leaves_the_queue(leaver)
         t.play(t.legal(t.waiting()[0].seat)[0])
     discarders = [e.seat for e in t.of("CardDiscarded")]
     assert sorted(discarders) == sorted({1, 2, 3} - {leaver})
+    assert t.of("ActionCompleted")[-1].outcome == "2 opponents discarded"  # not the one who left
     assert t.revealed(leaver) == ["Library", "Mason"]  # R123: they keep their cards, all revealed
 
 

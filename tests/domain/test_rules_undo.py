@@ -38,6 +38,7 @@ def test_a_timed_out_player_is_offered_an_undo_before_the_end_phase():
     assert t.soldiers(0) == 8  # the Treasury went ahead
     assert t.of("UndoPauseBegan")[-1].eligible == [2]
     assert t.kinds(2) == ["undo"] and t.kinds(1) == []  # seat 1 answered: no undo for it
+    assert t.prompts(2)[0].about == {"window": window, "claimant": 0, "claim": "Treasury", "about": "action"}
     assert not [e for e in t.of("PhaseBegan") if e.phase == "end"]
     assert {c["answer"] for c in t.legal(2)} == {"claim", "waive"} and all(c["window"] == window for c in t.legal(2))
 
@@ -144,3 +145,30 @@ def test_the_audit_and_the_engine_read_one_list_of_events_that_end_an_undo():
     assert closes_undo({"type": "CardMoved"}) and closes_undo({"type": "PhaseBegan", "phase": "end"})
     assert not closes_undo({"type": "PhaseBegan", "phase": "action"}) and not closes_undo({"type": "SoldiersChanged"})
     assert audit.closes_undo is closes_undo
+
+
+def test_a_window_opened_after_an_undo_never_takes_the_id_of_one_the_undo_voided():
+    """Seat 1 guards against the Barracks in window 1, so window 2 opens on its guard; seat 2 lets window 1 run out
+    and claims the undo, which voids window 2. The next window is window 3: one id, one window, in the whole record
+    (a review, an audit or a late command naming window 2 means the voided one)."""
+    from aegis.domain.everaegis.prompts import legal_commands
+
+    hands = {"0": ["Laboratory"], "1": ["Barracks", "Temple"], "2": ["Mason", "Library"], "3": ["Temple"]}
+    t = _timed({"deck": ["Mason", "Temple", "Treasury", "Library", "Temple", "Mason"], "hands": hands}, seats=4)
+    t.play({"type": "declare", "seat": 0, "action": "barracks", "at": T0})
+    t.play({"type": "react", "seat": 1, "window": 1, "answer": "guard", "means": "card", "at": T0 + 1})
+    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
+    guard_window = t.state.calls.window
+    assert guard_window is not None and guard_window.id == 2
+    for seat in list(guard_window.waiting_for):
+        t.play({"type": "react", "seat": seat, "window": 2, "answer": "pass", "at": T0 + 11})
+    t.play({**t.legal(2)[0], "at": T0 + 12})  # the Barracks discard
+    t.play({"type": "undo", "seat": 2, "window": 1, "answer": "claim", "at": T0 + 13})
+    assert t.state.calls.windows_opened == 2
+    for i in range(80):  # play on (claims where there are some) until a window opens
+        window = t.state.calls.window
+        if window is not None and window.id != 1:
+            break
+        commands = [c for seat in range(4) for c in legal_commands(t.state, seat)]
+        t.play({**([c for c in commands if c.get("action") == "treasury"] or commands)[0], "at": T0 + 14 + i})
+    assert [e.window for e in t.of("ReactionWindowOpened")] == [1, 2, 3]

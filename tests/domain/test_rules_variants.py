@@ -126,7 +126,7 @@ def test_r163_r138_barracks_leaves_your_allies_out_they_cannot_guard_it_and_keep
     t.pass_all()
     assert [e.seat for e in t.of("CardDiscarded")] == [2, 3]
     assert t.unrevealed(4) == ["Temple"]  # (seat 1 has drawn since: its turn began)
-    assert t.of("ActionCompleted")[-1].outcome == "every opponent discarded"
+    assert t.of("ActionCompleted")[-1].outcome == "2 opponents discarded"
 
 
 def test_r163_r45_war_may_select_an_ally_unless_the_option_ally_war_is_0():

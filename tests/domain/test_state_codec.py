@@ -31,12 +31,24 @@ def test_a_decoded_state_is_the_state_and_plays_on_the_same(game, seed, data):
     variants, selection, options, mobs, fewest = game
     seats = data.draw(st.integers(fewest, 6))
     record = play_game(
-        seats=seats, variants=variants.split("+"), seed=f"codec-{seed}", bots=["random"], selection=selection,
-        options=options, mobs=mobs, max_turns=60,
+        seats=seats,
+        variants=variants.split("+"),
+        seed=f"codec-{seed}",
+        bots=["random"],
+        selection=selection,
+        options=options,
+        mobs=mobs,
+        max_turns=60,
     )
     config = RULESET.make_config(
-        {"seats": seats, "variants": variants.split("+"), "reaction_seconds": 0, "selection": selection,
-         "options": options, "mobs": mobs or ()}
+        {
+            "seats": seats,
+            "variants": variants.split("+"),
+            "reaction_seconds": 0,
+            "selection": selection,
+            "options": options,
+            "mobs": mobs or (),
+        }
     )
     cuts = sorted(data.draw(st.sets(st.integers(0, len(record.events)), min_size=1, max_size=4)))
     state = RULESET.fold(config, [])
@@ -60,8 +72,12 @@ def test_the_codec_builds_only_the_classes_it_was_given():
     codec = Codec([Card])
     card = Card("c1", "Mason", known=frozenset({2, 0}))
     data = codec.encode({"hand": [card], 3: (card,)}, {})
-    assert data == {"$map": [["hand", [{"$": "Card", "id": "c1", "name": "Mason", "known": {"$frozenset": [0, 2]}}]],
-                             [3, {"$tuple": [{"$": "Card", "id": "c1", "name": "Mason", "known": {"$frozenset": [0, 2]}}]}]]}
+    assert data == {
+        "$map": [
+            ["hand", [{"$": "Card", "id": "c1", "name": "Mason", "known": {"$frozenset": [0, 2]}}]],
+            [3, {"$tuple": [{"$": "Card", "id": "c1", "name": "Mason", "known": {"$frozenset": [0, 2]}}]}],
+        ]
+    }
     assert codec.decode(data, {}) == {"hand": [card], 3: (card,)}
     try:
         codec.decode({"$": "GameState"}, {})
@@ -84,7 +100,15 @@ def test_flipping_a_card_keeps_everything_else_it_carries():
 
     from aegis.domain.everaegis.state import Card
 
-    odd = {"id": "c1", "name": "Temple", "revealed": False, "known": frozenset({2}), "public": True, "discovered": True}
+    odd = {
+        "id": "c1",
+        "name": "Temple",
+        "revealed": False,
+        "known": frozenset({2}),
+        "public": True,
+        "discovered": True,
+        "shown": True,
+    }
     assert set(odd) == {f.name for f in dataclasses.fields(Card)}, "a new Card field: give it a value here and in flip"
     flipped = Card(**odd).flip(True)
     assert flipped == Card(**{**odd, "revealed": True})

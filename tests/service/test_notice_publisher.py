@@ -79,3 +79,22 @@ def test_notices_reach_redis_in_the_order_they_were_published(redis_url):  # noq
     assert [n.seq for n in heard] == list(range(1, count + 1))
     assert [n.deadline for n in heard[:3]] == [1.0, 2.0, 3.0]
     assert broker.unpublished == 0
+
+
+@pytest.mark.parametrize("other", ["aegis-b:", "aeg*:"])
+def test_two_deployments_sharing_a_redis_hear_only_their_own_notices(redis_url, other):  # noqa: F811
+    """``AEGIS_REDIS_PREFIX`` keeps each deployment's live channels apart, as it keeps its projections and limits:
+    a stream of one deployment never wakes for, nor is told the deadline of, a game of the other. A prefix holding
+    a glob character ("aeg*:") must not make its pattern match the default deployment's channels."""
+    ours, theirs = RedisBroker(redis_url), RedisBroker(redis_url, other)
+    with ours.listen_all() as everything, ours.listen("g-shared") as one, theirs.listen_all() as their_all:
+        theirs.publish("g-shared", 7, 12.5, 7)
+        assert theirs.flush(timeout=10.0)
+        assert [n.seq for n in their_all.get(timeout=2.0) if n.game_id == "g-shared"] == [7]
+        assert one.get(timeout=0.5) is None
+        assert [n for n in everything.get(timeout=0.5) if n.game_id == "g-shared"] == []
+        ours.publish("g-shared", 3)
+        assert ours.flush(timeout=10.0)
+        assert one.get(timeout=2.0) == 3
+        assert [n.seq for n in everything.get(timeout=2.0) if n.game_id == "g-shared"] == [3]
+        assert [n for n in their_all.get(timeout=0.5) if n.game_id == "g-shared"] == []

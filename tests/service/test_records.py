@@ -155,6 +155,32 @@ def test_an_export_carries_no_token_nor_its_hash_yet_imports_and_verifies(sqlite
         other.close()
 
 
+def test_a_branch_imported_without_its_original_verifies_and_says_what_it_could_not_check(sqlite_app, tmp_path):
+    """A finished branch exported and imported alone: verify makes its opening again from its own copies of the
+    original's events (the original is not there to read) and says so in 'notes'; the same branch verified beside its
+    original has no note."""
+    api = Api(sqlite_app.test_client())
+    gid, host, tokens = api.new_game(["human", "human", "random"], seed="branch-export", reaction_seconds=0)
+    api.start(gid, host)
+    api.play_humans(gid, tokens, random.Random(7))
+    made = api.c.post(f"/api/games/{gid}/branches", json={"step": 12}).get_json()
+    seated = {i: api.seat(made["id"], name=f"B{i}")["token"] for i in range(3)}
+    api.start(made["id"], made["host_token"])
+    api.play_humans(made["id"], seated, random.Random(8))
+    here = sqlite_app.extensions["aegis"]
+    bid = UUID(made["id"])
+    assert verify(here, bid)["ok"] is True and verify(here, bid)["notes"] == []
+    body = list(export_lines(here, bid))
+    other = GameService(load({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "alone.sqlite")}))
+    try:
+        import_lines(other, body)
+        alone = verify(other, bid)
+        assert alone["ok"] is True, alone["problems"]
+        assert len(alone["notes"]) == 1 and gid in alone["notes"][0]
+    finally:
+        other.close()
+
+
 def test_an_export_written_with_token_hashes_is_imported_without_them(sqlite_app, tmp_path):
     """Exports made before the hashes were removed still import; the store keeps none of their hashes."""
     _api, gid, tokens = _finished(sqlite_app, seed="old-export")
@@ -191,6 +217,47 @@ def test_the_command_line_exports_imports_and_verifies(sqlite_app, tmp_path, sql
     assert json.loads(audited.stdout) == sqlite_app.test_client().get(f"/api/games/{gid}/audit?step=30&as=omniscient").get_json()
     missing = subprocess.run(aegis("verify", "00000000-0000-0000-0000-000000000000"), env=target, capture_output=True, text=True)
     assert missing.returncode == 1 and "no game" in missing.stderr
+
+
+def test_export_says_in_one_line_when_it_cannot_write_and_ends_quietly_when_its_reader_stops(sqlite_app, tmp_path, sqlite_env):
+    """F8: an -o that cannot be written is one line naming it (no traceback, no file); a reader that stops early
+    (``aegis export G | head -c 100``) ends the export quietly."""
+    _, gid, _ = _finished(sqlite_app, seed="pipe")
+    env = {**clean_env(), **sqlite_env}
+    for target, why in [(tmp_path / "no" / "such" / "dir.ndjson", "No such file or directory"), (tmp_path, "Is a directory")]:
+        out = subprocess.run(aegis("export", gid, "-o", str(target)), env=env, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 1 and out.stderr == f"aegis: cannot write {target}: {why}\n", out.stderr
+    whole = subprocess.run(aegis("export", gid), env=env, capture_output=True, timeout=60).stdout
+    assert len(whole) > 100_000, "more than a pipe holds (64 KiB): the export is still writing when its reader goes"
+    proc = subprocess.Popen(aegis("export", gid), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(100) == whole[:100]
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 1
+    assert proc.stderr.read() == b""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["verify", "00000000-0000-0000-0000-000000000000"],
+        ["audit", "00000000-0000-0000-0000-000000000000", "--step", "3"],
+        ["export", "00000000-0000-0000-0000-000000000000"],
+        ["rebuild-projections", "--quiet"],
+    ],
+)
+def test_a_command_that_only_reads_creates_no_store_and_says_where_it_looked(tmp_path, argv):
+    """F21: run where no store is (./var/aegis.sqlite absent, or a SQLITE_DBNAME naming no file), a read says which
+    file it looked for and how to point elsewhere, exits with 1, and leaves no empty store behind."""
+    named = tmp_path / "x.sqlite"
+    for extra, path in [({}, tmp_path / "var" / "aegis.sqlite"), ({"SQLITE_DBNAME": str(named)}, named)]:
+        out = subprocess.run(aegis(*argv), env={**clean_env(), **extra}, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 1, out.stderr
+        assert out.stderr == (
+            f"aegis {argv[0]}: no store at {path} (nothing created); set AEGIS_DATA_DIR to the folder of its "
+            "aegis.sqlite, or SQLITE_DBNAME to the file\n"
+        )
+        assert list(tmp_path.iterdir()) == []
 
 
 def _with_line(lines: list[str], index: int, row: dict) -> str:
@@ -255,6 +322,12 @@ def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
     assert as_fred["claimant_held"] == {"cards": ["Laboratory", "Mason"], "holds_claimed_card": False}
     assert c.get(f"/api/games/{gid}/audit?step={declared['seq']}&as=omniscient").status_code == 403
     assert c.get(f"/api/games/{gid}/audit?step=0").status_code == 400
+    assert c.get(f"/api/games/{gid}/audit?step=1").status_code == 404  # a step of the record with no claim yet
+    assert during["as"] == "spectator" and as_fred["as"] == 0
+    for seat in (fred, sally):  # the game over, everyone's audit shows everything, and says so
+        api.post(gid, seat, {"type": "resign"})
+    over = c.get(f"/api/games/{gid}/audit?step={declared['seq']}").get_json()
+    assert over["as"] == "omniscient" and over["claimant_held"]["cards"] == ["Laboratory", "Mason"]
 
 
 def test_an_audit_of_a_claim_whose_window_is_still_open_says_so(sqlite_app):

@@ -143,4 +143,9 @@ def test_an_undo_over_the_api_and_the_undone_span_in_the_timeline(sqlite_app):
     assert "Jeff claims an undo" in claimed["text"] and not claimed["undone"]
     undone = [e for e in timeline if e["undone"]]
     assert undone and any(e["type"] == "SoldiersChanged" for e in undone)
+    for e in timeline:  # a replay step says what the timeline says of its event
+        step = sqlite_app.test_client().get(f"/api/games/{gid}/replay?step={e['seq']}").get_json()["event"]
+        assert (step["undone"], step["text"]) == (e["undone"], e["text"])
+    sally_answer = next(e for e in timeline if e["type"] == "ReactionGiven")
+    assert not sally_answer["undone"]  # the window the undo closes again keeps her pass
     assert "Jeff calls Fred's bluff on the Treasury" in [e["text"] for e in timeline]

@@ -380,6 +380,25 @@ def test_the_projection_worker_outlives_a_redis_outage_and_the_lobby_comes_back(
             redis_server.kill()
 
 
+def _three_people(http: Http) -> tuple[str, list[str]]:
+    """A started game of three people (A, B, C): its id and their tokens."""
+    created = http.request("POST", "/api/games", {"seats": 3}).body
+    gid = created["id"]
+    tokens = [http.request("POST", f"/api/games/{gid}/seats", {"name": n}).body["token"] for n in ("A", "B", "C")]
+    http.request("POST", f"/api/games/{gid}/start", {}, created["host_token"])
+    return gid, tokens
+
+
+def _whoever_is_asked_plays(http: Http, gid: str, tokens: list[str]) -> int:
+    """The seat asked posts its first option; returns the seq the command brought the game to."""
+    views = [http.request("GET", f"/api/games/{gid}/view", token=t).body for t in tokens]
+    seat, view = next((i, v) for i, v in enumerate(views) if [p for p in v["prompts"] if not p["free"]])
+    prompt = next(p for p in view["prompts"] if not p["free"])
+    answer = http.request("POST", f"/api/games/{gid}/commands", command_of(prompt["options"][0]), tokens[seat])
+    assert answer.status == 200, answer
+    return int(answer.body["seq"])
+
+
 def test_while_redis_is_away_a_processs_own_commands_reach_its_streams_at_once(tmp_path):
     """With REDIS_URL the notices of saves go through Redis. While it is away, a command posted to the process that
     holds a game's stream still reaches that stream at once (the process hears its own saves), not at the next
@@ -391,26 +410,50 @@ def test_while_redis_is_away_a_processs_own_commands_reach_its_streams_at_once(t
         try:
             service.start()
             http = Http(service.url)
-            created = http.request("POST", "/api/games", {"seats": 3}).body
-            gid = created["id"]
-            tokens = [http.request("POST", f"/api/games/{gid}/seats", {"name": n}).body["token"] for n in ("A", "B", "C")]
-            http.request("POST", f"/api/games/{gid}/start", {}, created["host_token"])
+            gid, tokens = _three_people(http)
             stream = StreamReader(service.url, gid, None)  # a spectator: no ticket needed
             assert stream.started.wait(30)
             redis_server.kill()
             time.sleep(1)
             for _ in range(3):  # a command of whoever is asked, posted to this same process
-                views = [http.request("GET", f"/api/games/{gid}/view", token=t).body for t in tokens]
-                seat, view = next((i, v) for i, v in enumerate(views) if [p for p in v["prompts"] if not p["free"]])
-                prompt = next(p for p in view["prompts"] if not p["free"])
-                answer = http.request("POST", f"/api/games/{gid}/commands", command_of(prompt["options"][0]), tokens[seat])
-                assert answer.status == 200, answer
-                t0 = time.monotonic()
-                _wait(lambda seq=answer.body["seq"]: (stream.last() or 0) >= seq, 10, "the stream to carry the command")
-                assert time.monotonic() - t0 < 10
+                seq = _whoever_is_asked_plays(http, gid, tokens)
+                _wait(lambda seq=seq: (stream.last() or 0) >= seq, 10, "the stream to carry the command")
             stream.ended.set()
         finally:
             service.stop()
+            redis_server.kill()
+
+
+def test_while_redis_is_away_another_processs_commands_reach_a_stream_without_waiting_for_a_keepalive(tmp_path):
+    """Two API processes share PostgreSQL and Redis; commands go to one, a spectator's stream is held on the other.
+    While Redis is away its notices do not come, so the process holding the stream looks at the store itself, as it
+    does with no Redis at all: each command reaches the stream within a few seconds, not at the keep-alive (30 s)."""
+    redis_server = _own_redis(tmp_path)
+    with pg_schema("aegis_fault_") as env:
+        env = {**env, "REDIS_URL": redis_server.url, "AEGIS_REDIS_PREFIX": "aegis-fault:", "AEGIS_SSE_KEEPALIVE": "30"}
+        env["AEGIS_REACTION_SECONDS"] = "0"
+        writer = Service(env, tmp_path / "writer.log", workers=0)
+        reader = Service(env, tmp_path / "reader.log", workers=0)
+        stream = None
+        try:
+            writer.start()
+            reader.start()
+            http = Http(writer.url)
+            gid, tokens = _three_people(http)
+            stream = StreamReader(reader.url, gid, None)
+            assert stream.started.wait(30)
+            redis_server.kill()
+            time.sleep(2)  # the reader's subscription has found Redis gone
+            for _ in range(3):
+                seq = _whoever_is_asked_plays(http, gid, tokens)
+                _wait(lambda seq=seq: (stream.last() or 0) >= seq, 10, "the other process's stream")
+            assert stream.reconnects == 0
+        finally:
+            if stream is not None:
+                stream.ended.set()
+                stream.cut()
+            writer.stop()
+            reader.stop()
             redis_server.kill()
 
 

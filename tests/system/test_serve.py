@@ -53,7 +53,11 @@ def running(
             if proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"{' '.join(command[2:])} did not become ready: {log_path.read_text()}")
             time.sleep(0.05)
-        yield url
+        try:
+            yield url
+        except BaseException:  # what the server said, beside the test's failure (captured output shows on failure)
+            print(f"--- the server's log ({log_path}), its last 4000 characters ---\n{log_path.read_text()[-4000:]}")
+            raise
     finally:
         proc.terminate()
         try:
@@ -130,7 +134,8 @@ def test_play_resigns_on_r_and_the_bots_play_the_game_out(server):
         env=clean_env(),
     )
     assert out.returncode == 0, out.stderr + out.stdout
-    assert "r to resign" in out.stdout and "PlayerResigned" in out.stdout and "game over" in out.stdout, out.stdout
+    assert "r to resign" in out.stdout and "Player resigns and leaves the game" in out.stdout, out.stdout
+    assert "game over" in out.stdout, out.stdout
 
 
 @pytest.mark.parametrize("command", ["serve", "play", "simulate", "bench"])
@@ -161,3 +166,24 @@ def test_play_is_woken_by_the_next_event_while_others_play(tmp_path):
         prompt = next(p for p in views[mover]["prompts"] if not p["free"])
         api.call("POST", f"/api/games/{gid}/commands", command_of(prompt["options"][0]), token=seats[mover]["token"])
         assert bell.wait(30), "another player's move rings at once"
+
+
+def test_two_multi_worker_servers_on_one_machine_each_serve_and_leave_no_shared_control_socket(tmp_path):
+    """gunicorn's control socket is one path per user (``$HOME/.gunicorn/gunicorn.ctl``): two ``aegis serve --workers``
+    on one machine fought over it. The service does not use it, so it opens none."""
+    from benchmarks.harness import Service
+
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "XDG_RUNTIME_DIR": "", "SQLITE_DBNAME": str(tmp_path / "a.sqlite")}
+    servers = [Service(env, tmp_path / f"serve{i}.log", workers=1, threads=2) for i in range(2)]
+    try:
+        for server in servers:
+            server.start()
+        for server in servers:
+            with urllib.request.urlopen(f"{server.url}/healthz", timeout=10) as r:
+                assert json.loads(r.read())["status"] == "ok"
+        assert not (home / ".gunicorn").exists()
+    finally:
+        for server in servers:
+            server.stop()

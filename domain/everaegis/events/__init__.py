@@ -30,6 +30,7 @@ from aegis.domain.everaegis.events.setup import (
 )
 from aegis.domain.everaegis.events.turns import TurnBegan, TurnSkipped, PhaseBegan, TurnEnded
 from aegis.domain.everaegis.events.cards import (
+    PROOF,
     YearMadeDeck,
     CardDrawn,
     CardDealt,
@@ -61,6 +62,7 @@ from aegis.domain.everaegis.events.claims import (
     CallSettled,
     GuardHeld,
     ActionThwarted,
+    USED_IN_REACTION,
     ActionResolving,
     ActionCompleted,
 )

@@ -11,6 +11,7 @@ from dataclasses import field
 from typing import Any
 
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
+from aegis.domain.everaegis.events.words import counted
 from aegis.domain.everaegis.state import Card, GameState
 from aegis.domain.kernel.events import Event, event
 
@@ -77,7 +78,8 @@ def _evolve_cards_dealt_again(s: GameState, e: CardsDealtAgain) -> None:
 
 @narrator(CardsDealtAgain)
 def _narrate_cards_dealt_again(e: dict[str, Any], who: Who) -> str:
-    return f"The {e['cards']} card(s) {who(e['knower'])} could not name are dealt again at random"
+    verb = "is" if e["cards"] == 1 else "are"
+    return f"The {counted(e['cards'], 'card')} {who(e['knower'])} could not name {verb} dealt again at random"
 
 
 def rename(s: GameState, names: dict[str, str], depth: int = 0) -> None:

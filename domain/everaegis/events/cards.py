@@ -11,9 +11,11 @@ from typing import Any
 from aegis.domain.everaegis.events.end import ELIMINATION_REVEAL
 from aegis.domain.everaegis.events.moves import discard_done, replace_card, take_card
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
-from aegis.domain.everaegis.events.words import a_card
+from aegis.domain.everaegis.events.words import a_card, capital, effect_of, the_effect
 from aegis.domain.everaegis.state import Card, GameState
 from aegis.domain.kernel.events import Event, event
+
+PROOF = "proof"  # the reason of a proof's reveal and unreveal: shown, then face down at once, never a full reveal (R63)
 
 
 @event
@@ -163,7 +165,15 @@ def _narrate_card_revealed(e: dict[str, Any], who: Who) -> str:
         "bluff exposed": " to answer the call",  # BluffExposed then says what it shows
     }
     reason = next((v for k, v in why.items() if str(e.get("reason", "")).startswith(k)), "")
+    by = effect_of(e.get("reason"))
+    if by is not None:  # another's effect may have chosen the card (the AXE): say what did it, not that they did
+        return f"{capital(the_effect(by))} reveals {_whose(e, who)}"
     return f"{who(e['seat'])} reveals {a_card(e)}{reason}"
+
+
+def _whose(e: dict[str, Any], who: Who) -> str:
+    """The event's card as its possessor's, as the reader may know it: "Fred's Chapel", "one of Fred's cards"."""
+    return f"{who(e['seat'])}'s {e['name']}" if e.get("name") else f"one of {who(e['seat'])}'s cards"
 
 
 @event
@@ -181,11 +191,16 @@ def _evolve_card_unrevealed(s: GameState, e: CardUnrevealed) -> None:
     # Everyone saw it: its identity stays public while it is face down (R58).
     from dataclasses import replace
 
-    replace_card(s, e.seat, replace(card, revealed=False, public=True))
+    # A card fully revealed, then turned face down, is still in play: revealed again, it does not act again (A30);
+    # a proof was never a full reveal (R63)
+    replace_card(s, e.seat, replace(card, revealed=False, public=True, shown=card.shown or e.reason != PROOF))
 
 
 @narrator(CardUnrevealed)
 def _narrate_card_unrevealed(e: dict[str, Any], who: Who) -> str:
+    by = effect_of(e.get("reason"))
+    if by is not None:  # the Tailor's possessor turned it, not the card's
+        return f"{capital(the_effect(by))} turns {_whose(e, who)} face down again"
     return f"{who(e['seat'])} turns {a_card(e)} face down again"
 
 
@@ -217,6 +232,9 @@ def _evolve_card_discarded(s: GameState, e: CardDiscarded) -> None:
 
 @narrator(CardDiscarded)
 def _narrate_card_discarded(e: dict[str, Any], who: Who) -> str:
+    by = effect_of(e.get("reason"))
+    if by is not None:  # the HAMMER's possessor discarded it, not the card's
+        return f"{capital(the_effect(by))} discards {_whose(e, who)}; it is shuffled into the deck"
     return f"{who(e['seat'])} discards {a_card(e)}; it is shuffled into the deck"
 
 
@@ -261,7 +279,7 @@ def _evolve_card_put_on_deck(s: GameState, e: CardPutOnDeck) -> None:
 
     card = take_card(s, e.seat, e.card)
     known = set(card.known) | {e.seat}
-    s.deck.insert(0, replace(card, known=frozenset(known)))
+    s.deck.insert(0, replace(card, known=frozenset(known), shown=False))  # it leaves play: new to it when drawn (A30)
 
 
 @narrator(CardPutOnDeck)

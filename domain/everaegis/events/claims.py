@@ -10,7 +10,7 @@ from typing import Any
 
 from aegis.domain.everaegis.catalog import ACTIONS
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
-from aegis.domain.everaegis.events.words import action_name
+from aegis.domain.everaegis.events.words import a_or_an, action_name, counted, unhedged
 from aegis.domain.everaegis.state import Act, Challenge, GameState, Guard, UndoPoint, War, Window
 from aegis.domain.kernel.events import Event, event
 
@@ -49,7 +49,9 @@ def _narrate_action_declared(e: dict[str, Any], who: Who) -> str:
         if "give_wall" in plan:
             return f"{claim}: give the WALL to {who(plan['give_wall'])}"
         n = len(plan.get("discard", []))
-        return f"{claim}: discard {n} item(s)" if n else f"{claim}: discard nothing"
+        return f"{claim}: discard {counted(n, 'item')}" if n else f"{claim}: discard nothing"
+    if "choices" in plan:  # a leader's Laboratory or Library: what it does is its leader's text, chosen
+        return f"{claim}, as its leader's text says"
     if action == "library":
         if "treaty" in plan:
             return f"{claim}: give the TREATY to {who(plan['treaty'])}"
@@ -159,7 +161,26 @@ def _narrate_reaction_window_closed(e: dict[str, Any], who: Who) -> str:
         return "The window closes without effect: the declarer resigned"
     if e.get("by") == "undo":  # RULINGS "Undo": closed again, its answers and the undo's call
         return "The window closes again, with its answers and the undo's call"
-    return ("The deadline closes the window" if e.get("by") == "deadline" else "Everyone has answered") + tail
+    opening = "The deadline closes the window" if e.get("by") == "deadline" else "Everyone has answered"
+    answers = _answers_told(e.get("answers") or {}, who)
+    return opening + (f": {answers}" if answers else "") + tail
+
+
+def _answers_told(answers: dict[str, Any], who: Who) -> str:
+    """The window's answers, published when it closes (the event is public, R60): "Fred calls, Jeff passes"."""
+    told = []
+    for seat, a in sorted(answers.items(), key=lambda kv: int(kv[0]) if str(kv[0]).isdigit() else 0):
+        answer, means = a.get("answer"), a.get("means")
+        if answer is None:  # no answer shown to this reader
+            continue
+        if answer == "guard":
+            verb = "guards with the WALL" if means == "wall" else "guards with a claim"
+        elif answer == "use":
+            verb = f"uses the {means}"
+        else:
+            verb = {"pass": "passes", "call": "calls"}.get(str(answer), str(answer))
+        told.append(f"{who(int(seat))} {verb}")
+    return ", ".join(told)
 
 
 @event
@@ -179,7 +200,7 @@ def _evolve_guard_declared(s: GameState, e: GuardDeclared) -> None:
 
 @narrator(GuardDeclared)
 def _narrate_guard_declared(e: dict[str, Any], who: Who) -> str:
-    means = "the WALL" if e["means"] == "wall" else f"a {action_name(e['action'])} claim"
+    means = "the WALL" if e["means"] == "wall" else f"{a_or_an(action_name(e['action']))} claim"
     return f"{who(e['seat'])} guards with {means}"
 
 
@@ -313,8 +334,15 @@ def _action_over(s: GameState) -> None:
         s.play.action_done = True
 
 
+USED_IN_REACTION = " used in reaction (R104)"  # the reason of a thwart by a reactive item: "BIRD used in reaction (R104)"
+
+
 @narrator(ActionThwarted)
 def _narrate_action_thwarted(e: dict[str, Any], who: Who) -> str:
+    reason = str(e.get("reason") or "")
+    if " used " in reason:  # a reactive item (reactive.thwart_step); games stored before say "BIRD used by <name>"
+        item = reason.split(" used ")[0]
+        return f"{who(e['seat'])}'s {action_name(e['action'])} is thwarted by the {item}: it is not carried out"
     return f"{who(e['seat'])}'s {action_name(e['action'])} is thwarted"
 
 
@@ -380,4 +408,4 @@ def _evolve_action_completed(s: GameState, e: ActionCompleted) -> None:
 
 @narrator(ActionCompleted)
 def _narrate_action_completed(e: dict[str, Any], who: Who) -> str:
-    return f"{who(e['seat'])}'s {action_name(e['action'])}: {e['outcome']}"
+    return f"{who(e['seat'])}'s {action_name(e['action'])}: {unhedged(e['outcome'])}"

@@ -9,6 +9,7 @@ from dataclasses import field
 from typing import Any
 
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
+from aegis.domain.everaegis.events.words import counted
 from aegis.domain.everaegis.state import GameState, Pending
 from aegis.domain.kernel.events import Event, event
 
@@ -32,7 +33,13 @@ class EffectQueued(Event):
 def _evolve_effect_queued(s: GameState, e: EffectQueued) -> None:
     s.pending.effects.append(
         Pending(
-            e.id, e.source, e.owner, list(e.steps), plan=list(e.plan) if e.plan is not None else None, guarded=list(e.guarded)
+            e.id,
+            e.source,
+            e.owner,
+            list(e.steps),
+            plan=list(e.plan) if e.plan is not None else None,
+            guarded=list(e.guarded),
+            reason=e.reason,
         )
     )
     s.pending.effects_queued = max(s.pending.effects_queued, e.id)
@@ -42,8 +49,9 @@ def _evolve_effect_queued(s: GameState, e: EffectQueued) -> None:
 
 @narrator(EffectQueued)
 def _narrate_effect_queued(e: dict[str, Any], who: Who) -> str:
-    steps = ", ".join(str(step.get("step", "?")).replace("_", " ") for step in e.get("steps", []))
-    return f"{who(e['owner'])}'s {e['source']} takes effect ({e.get('reason', '')}): {steps}"
+    # what it does is said by the events that follow (the steps' own names are the catalog's words, not a player's)
+    reason = e.get("reason") or ""
+    return f"{who(e['owner'])}'s {e['source']} takes effect" + (f": {reason}" if reason else "")
 
 
 @event
@@ -131,7 +139,7 @@ def _evolve_cards_to_gain(s: GameState, e: CardsToGain) -> None:
 def _narrate_cards_to_gain(e: dict[str, Any], who: Who) -> str:
     seats = e.get("seats", [])
     verb = "gains" if len(seats) == 1 else "gain"
-    return f"{', '.join(who(s) for s in seats)} {verb} {e['count']} card(s) ({e['reason']})"
+    return f"{', '.join(who(s) for s in seats)} {verb} {counted(e['count'], 'card')} ({e['reason']})"
 
 
 @event
@@ -152,7 +160,7 @@ def _evolve_sacrifices_given(s: GameState, e: SacrificesGiven) -> None:
 
 @narrator(SacrificesGiven)
 def _narrate_sacrifices_given(e: dict[str, Any], who: Who) -> str:
-    return f"{who(e['seat'])} gives {who(e['to'])} {e['amount']} soldier(s) as sacrifices ({e['reason']})"
+    return f"{who(e['seat'])} gives {who(e['to'])} {counted(e['amount'], 'soldier')} as sacrifices ({e['reason']})"
 
 
 @event
@@ -172,7 +180,7 @@ def _evolve_item_soldiers_changed(s: GameState, e: ItemSoldiersChanged) -> None:
 @narrator(ItemSoldiersChanged)
 def _narrate_item_soldiers_changed(e: dict[str, Any], who: Who) -> str:
     verb = "added to" if e["delta"] > 0 else "removed from"
-    return f"{abs(e['delta'])} unused soldier(s) {verb} the {e['item']} ({e['reason']})"
+    return f"{counted(abs(e['delta']), 'unused soldier')} {verb} the {e['item']} ({e['reason']})"
 
 
 @event
@@ -208,4 +216,4 @@ def _evolve_triggers_fired(s: GameState, e: TriggersFired) -> None:
 
 @narrator(TriggersFired)
 def _narrate_triggers_fired(e: dict[str, Any], who: Who) -> str:
-    return f"{e['count']} ability trigger(s) checked"
+    return f"{counted(e['count'], 'ability trigger')} checked"

@@ -33,6 +33,7 @@ def discard_done(s: GameState, seat: int, reason: str) -> None:
     act = s.play.act
     if act is not None and reason == "barracks" and act.queue and act.queue[0] == seat:
         act.queue.pop(0)
+        act.discarded += 1
     elif act is not None and reason == "sanction":
         act.stage = "sanction paid"
 

@@ -12,6 +12,7 @@ from aegis.domain.everaegis.catalog import CATALOG
 from aegis.domain.everaegis.config import Config
 from aegis.domain.everaegis.events.moves import cards_from
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
+from aegis.domain.everaegis.events.words import counted
 from aegis.domain.everaegis.state import GameState, Player
 from aegis.domain.kernel.events import Event, event
 
@@ -132,7 +133,7 @@ def _evolve_setup_dealt(s: GameState, e: SetupDealt) -> None:
 
 @narrator(SetupDealt)
 def _narrate_setup_dealt(e: dict[str, Any], who: Who) -> str:
-    return f"Everyone starts with {e['cards_each']} card(s)" if e["cards_each"] else "Setup is done"
+    return f"Everyone starts with {counted(e['cards_each'], 'card')}" if e["cards_each"] else "Setup is done"
 
 
 @event

@@ -9,7 +9,7 @@ from typing import Any
 
 from aegis.domain.everaegis.events.moves import receive_item
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
-from aegis.domain.everaegis.events.words import action_name
+from aegis.domain.everaegis.events.words import action_name, counted, reason_words
 from aegis.domain.everaegis.state import GameState
 from aegis.domain.kernel.events import Event, event
 
@@ -30,7 +30,7 @@ def _evolve_soldiers_changed(s: GameState, e: SoldiersChanged) -> None:
 @narrator(SoldiersChanged)
 def _narrate_soldiers_changed(e: dict[str, Any], who: Who) -> str:
     verb = "gains" if e["delta"] > 0 else "loses"
-    return f"{who(e['seat'])} {verb} {abs(e['delta'])} soldier(s): {e['total']} now"
+    return f"{who(e['seat'])} {verb} {counted(abs(e['delta']), 'soldier')}: {e['total']} now"
 
 
 @event
@@ -50,7 +50,11 @@ def _evolve_soldiers_kept(s: GameState, e: SoldiersKept) -> None:
 
 @narrator(SoldiersKept)
 def _narrate_soldiers_kept(e: dict[str, Any], who: Who) -> str:
-    return f"{who(e['seat'])} keeps {e['amount']} soldier(s) thanks to the {e['item']} ({e['reason']})"
+    # the loss just narrated is not made (E19): say it is saved, not what the player is left with
+    saved = counted(e["amount"], "soldier")
+    return (
+        f"{who(e['seat'])}'s {e['item']} saves {saved} from the loss: {who(e['seat'])} loses none ({reason_words(e['reason'])})"
+    )
 
 
 @event

@@ -89,9 +89,12 @@ def _evolve_undo_claimed(s: GameState, e: UndoClaimed) -> None:
     assert s.undo is not None
     restored = s.undo.snapshot.clone()
     departures = s.departures  # S2, S3: nothing takes a seat back from resigning or from its bot
+    # the ids given so far stay given: a window or an effect opened after the undo never takes the id of one it voided
+    windows, effects = s.calls.windows_opened, s.pending.effects_queued
     for f in dataclasses.fields(GameState):
         setattr(s, f.name, getattr(restored, f.name))
     s.departures = departures
+    s.calls.windows_opened, s.pending.effects_queued = windows, effects
     s.calls.window_snapshot = None
     s.undo = None
     assert s.calls.window is not None

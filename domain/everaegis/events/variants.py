@@ -9,7 +9,7 @@ from dataclasses import field
 from typing import Any
 
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
-from aegis.domain.everaegis.events.words import action_name
+from aegis.domain.everaegis.events.words import action_name, counted
 from aegis.domain.everaegis.state import GameState
 from aegis.domain.kernel.events import Event, event
 
@@ -77,7 +77,8 @@ def _narrate_blasphemy_card_set(e: dict[str, Any], who: Who) -> str:
     if e.get("card") is None:
         return "Blasphemy: the deck holds no building card, so there is no Blasphemy card"
     under = len(e.get("bottom") or [])
-    tail = f"; {under} other revealed card(s) go to the bottom of the deck" if under else ""
+    verb = "goes" if under == 1 else "go"
+    tail = f"; {counted(under, 'other revealed card')} {verb} to the bottom of the deck" if under else ""
     return f"Blasphemy: the {e['name']} from the top of the deck is the Blasphemy card{tail}"
 
 
@@ -174,6 +175,6 @@ def _evolve_overlord_scored(s: GameState, e: OverlordScored) -> None:
 @narrator(OverlordScored)
 def _narrate_overlord_scored(e: dict[str, Any], who: Who) -> str:
     return (
-        f"The deck and every year are out of cards: the team has {e['team_total']} unrevealed card(s), "
+        f"The deck and every year are out of cards: the team has {counted(e['team_total'], 'unrevealed card')}, "
         f"the Overlord {who(e['overlord'])} has {e['overlord_total']}"
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
+from aegis.domain.everaegis.events.words import counted
 from aegis.domain.everaegis.state import Act, GameState, War
 from aegis.domain.kernel.events import Event, event
 
@@ -117,7 +118,7 @@ def _evolve_war_resolution(s: GameState, e: WarResolution) -> None:
 
 @narrator(WarResolution)
 def _narrate_war_resolution(e: dict[str, Any], who: Who) -> str:
-    return f"{who(e['loser'])} lost and must reveal {e['reveals_due']} card(s)"
+    return f"{who(e['loser'])} lost and must reveal {counted(e['reveals_due'], 'card')}"
 
 
 @event
@@ -136,7 +137,9 @@ def _evolve_war_casualties(s: GameState, e: WarCasualties) -> None:
 
 @narrator(WarCasualties)
 def _narrate_war_casualties(e: dict[str, Any], who: Who) -> str:
-    return f"Casualties: {who(e['attacker'])} loses {e['attacker_loss']}, {who(e['defender'])} loses {e['defender_loss']}"
+    # what each side is to lose (R84); an item that keeps soldiers saves them next (SoldiersKept, E19)
+    a, d = counted(e["attacker_loss"], "soldier"), counted(e["defender_loss"], "soldier")
+    return f"Casualties (R84): {who(e['attacker'])} is to lose {a}, {who(e['defender'])} {d}"
 
 
 @event
