@@ -302,7 +302,7 @@ PATHS: dict[str, dict[str, Any]] = {
         "get": {
             "operationId": "get_timeline",
             "summary": "Every event in plain words, as the perspective knows it",
-            "parameters": [GAME_ID, {"in": "query", "schema": "TimelineQuery"}],
+            "parameters": [GAME_ID, {"in": "query", "schema": "TimelineAfterQuery"}],
             "security": OPTIONAL_BEARER,
             "responses": {"200": {"description": "the narrated log", **_json("TimelineOut")}, **_problems(400, 401, 403, 404)},
         }

@@ -46,8 +46,8 @@ def replay(gid: str) -> Response:
 
 @bp.get("/<gid>/timeline")
 def timeline(gid: str) -> Response:
-    query = schemas.built(schemas.TimelineQuery).load(request.args.to_dict())
-    found = current_app.extensions["aegis.replays"].timeline(game_id(gid), query.get("as_"), token())
+    query = schemas.built(schemas.TimelineAfterQuery).load(request.args.to_dict())
+    found = current_app.extensions["aegis.replays"].timeline(game_id(gid), query.get("as_"), token(), query["after"])
     return answer(schemas.built(schemas.TimelineOut), found)
 
 

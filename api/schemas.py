@@ -227,6 +227,15 @@ class TimelineQuery(Strict):
     )
 
 
+class TimelineAfterQuery(TimelineQuery):
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={"description": "only the events after this seq (default 0: every event); a client that narrates as "
+        "the game goes on asks for what it has not printed yet"},
+    )
+
+
 class ReplayQuery(TimelineQuery):
     step = fields.Integer(validate=validate.Range(min=0), metadata={"description": "events applied (default: all)"})
 

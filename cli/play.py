@@ -293,11 +293,10 @@ def _watch(api: Client, gid: str, token: str, asked: list[dict[str, Any]], bell:
 def narrate(api: Client, gid: str, token: str, after: int, out: TextIO) -> int:
     """Print the game's events after seq ``after`` in the service's own words (its timeline, as your seat knows them);
     returns the last seq printed."""
-    timeline = api.call("GET", f"/api/games/{gid}/timeline", token=token)
+    timeline = api.call("GET", f"/api/games/{gid}/timeline?after={after}", token=token)  # only what is new
     for e in timeline["events"]:
-        if e["seq"] > after:
-            print(f"  {e['seq']:>4} {e['text']}" + (" (undone)" if e.get("undone") else ""), file=out)
-            after = e["seq"]
+        print(f"  {e['seq']:>4} {e['text']}" + (" (undone)" if e.get("undone") else ""), file=out)
+        after = e["seq"]
     return after
 
 

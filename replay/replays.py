@@ -94,14 +94,17 @@ class Replays:
         replay = self._replay(game, log)
         return review_of(ruleset_named(game.ruleset), game, log, replay.events, replay.config, who)
 
-    def timeline(self, game_id: UUID, as_: str | None, token: str | None) -> dict[str, Any]:
+    def timeline(self, game_id: UUID, as_: str | None, token: str | None, after: int = 0) -> dict[str, Any]:
+        """Every event after seq ``after`` in words, as the perspective knew it (``steps``: how many the log holds)."""
         game, log = self._load(game_id)
         who = perspective.looking_as(game, as_, token)
+        if after > len(log):  # as GET /events: no event has that seq, so it is another game's or a mistake
+            raise BadRequest(f"'after' {after} is past this game's last event (seq {len(log)})")
         rules = ruleset_named(game.ruleset)
         names = names_by_seq(self.service, game)
         undone = rules.undone(log)
         items = []
-        for e in log:
+        for e in (e for e in log if e["seq"] > after):
             seen = self._redacted(game, e, who)
             void = is_void(undone, e["seq"])
             items.append({"seq": e["seq"], "type": e["type"], "text": rules.narrate(seen, names(e["seq"])), "undone": void})

@@ -149,3 +149,20 @@ def test_an_undo_over_the_api_and_the_undone_span_in_the_timeline(sqlite_app):
     sally_answer = next(e for e in timeline if e["type"] == "ReactionGiven")
     assert not sally_answer["undone"]  # the window the undo closes again keeps her pass
     assert "Jeff calls Fred's bluff on the Treasury" in [e["text"] for e in timeline]
+
+
+def test_the_timeline_after_a_seq_gives_only_what_came_after(sqlite_app):
+    """A client that narrates as the game goes on (aegis play) asks for what it has not printed: ``after=N`` gives the
+    events from N+1 in the same words as the whole timeline, ``steps`` still counts the whole log; a cursor past the
+    last event is refused, as GET /events refuses it."""
+    _, gid, _ = _finished_game(sqlite_app)
+    c = sqlite_app.test_client()
+    whole = c.get(f"/api/games/{gid}/timeline").get_json()
+    half = whole["steps"] // 2
+    assert half > 0
+    part = c.get(f"/api/games/{gid}/timeline?after={half}").get_json()
+    assert part["events"] == whole["events"][half:] and part["steps"] == whole["steps"]
+    assert c.get(f"/api/games/{gid}/timeline?after={whole['steps']}").get_json()["events"] == []
+    late = c.get(f"/api/games/{gid}/timeline?after={whole['steps'] + 1}")
+    assert late.status_code == 400 and "past this game's last event" in late.get_json()["detail"]
+    assert c.get(f"/api/games/{gid}/timeline?after=-1").status_code == 400
