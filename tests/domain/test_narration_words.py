@@ -101,3 +101,19 @@ def test_a_windows_close_says_who_called_and_who_passed() -> None:  # F16
     )
     late = said("ReactionWindowClosed", window=1, answers={"1": {"answer": "pass"}}, timed_out=[2], by="deadline")
     assert late == "The deadline closes the window: Fred passes; no answer from Jeff"
+
+
+def test_an_effect_s_progress_says_what_was_done_not_a_bare_step_number() -> None:
+    """A running effect's progress reads as what happened: a step done, a step going on with a player or with so
+    many more to do, a choice of steps made; not "The effect goes on to step 2" right before "the effect is over"."""
+    assert said("EffectProgressed", id=1, index=1, work=None, steps=None) == "Step 1 of the effect is done"
+    assert said("EffectProgressed", id=1, index=0, work={"targets": [2], "left": 1}) == "The effect goes on with Jeff"
+    assert said("EffectProgressed", id=1, index=0, work={"targets": [], "left": 2}) == (
+        "Step 1 of the effect goes on: 2 more to do"
+    )
+    assert said("EffectProgressed", id=1, index=0, work={"targets": [], "left": 0}) == (
+        "Step 1 of the effect has nothing more to do"
+    )
+    assert said("EffectProgressed", id=1, index=0, work=None, steps=[{"step": "x"}]) == (
+        "The effect goes on with the steps chosen"
+    )
