@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, Response, current_app, request
+from marshmallow import ValidationError
 
 from aegis.api import branches, disputes, games, jsonio, limits, openapi, players, problems, replays, sse, stream
 from aegis.api.schemas import HealthOut
@@ -68,6 +69,14 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
         named = any(name.lower() in sse.TOKEN_PARAMETERS for name in request.args)
         if named and request.path.startswith("/api/") and request.endpoint != "stream.stream":
             raise BadRequest(sse.TOKEN_IN_QUERY, kind="token-in-url")
+
+    @app.before_request
+    def _each_parameter_once() -> None:
+        """A query parameter given twice (``?limit=1&limit=2``) is refused, naming it, rather than one of its values
+        taken silently."""
+        repeated = sorted({name for name in request.args if len(request.args.getlist(name)) > 1})
+        if repeated and request.path.startswith("/api/"):
+            raise ValidationError({name: ["given more than once: give it once"] for name in repeated})
 
     @app.get("/healthz")
     def healthz() -> Response:

@@ -144,7 +144,10 @@ PATHS: dict[str, dict[str, Any]] = {
             "parameters": [GAME_ID],
             "security": BEARER,
             "requestBody": {"required": False, **_json("EmptyIn")},
-            "responses": {"200": {"description": "cancelled", **_json("CancelledOut")}, **_problems(400, 413, 401, 404, 409)},
+            "responses": {
+                "200": {"description": "cancelled", **_json("CancelledOut")},
+                **_problems(400, 413, 401, 403, 404, 409),
+            },
         }
     },
     "/api/games/{gid}/start": {
@@ -368,8 +371,10 @@ PATHS: dict[str, dict[str, Any]] = {
             "summary": "The review of a finished game (a web page): ?as=<seat|spectator|omniscient>",
             "parameters": [GAME_ID],
             "responses": {
-                "200": {"description": "the page", "content": {"text/html": {"schema": {"type": "string"}}}},
-                **_problems(404, store=False),
+                "200": {
+                    "description": "the page, for any id (the page itself says readably when there is no such game)",
+                    "content": {"text/html": {"schema": {"type": "string"}}},
+                },
             },
         }
     },

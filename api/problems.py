@@ -75,9 +75,14 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def _invalid(err: ValidationError) -> Response:
-        messages = err.messages if isinstance(err.messages, dict) else {"_schema": err.messages}
-        fields = ", ".join(sorted(messages))
-        return problem(400, "Malformed request", f"invalid field(s): {fields}", "malformed", errors=messages)
+        messages = dict(err.messages) if isinstance(err.messages, dict) else {"_schema": err.messages}
+        # what is wrong with the body as a whole (two fields that exclude each other) is said in words, not under
+        # marshmallow's own "_schema" key
+        whole = messages.pop("_schema", [])
+        said = [str(m) for m in (whole if isinstance(whole, list) else [whole])]
+        if messages:
+            said.append(f"invalid field(s): {', '.join(sorted(messages))}")
+        return problem(400, "Malformed request", "; ".join(said), "malformed", errors=messages)
 
     @app.errorhandler(PersistenceError)
     def _store_unavailable(err: PersistenceError) -> Response:

@@ -25,7 +25,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, validators
 from jsonschema.protocols import Validator
 
-from aegis.domain.kernel.decisions import DecisionKind, FieldType, Registry
+from aegis.domain.kernel.decisions import MISSING, NOT_VALID, UNKNOWN, DecisionKind, FieldType, Registry
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.shapes import Shapes
 
@@ -79,6 +79,17 @@ def _checker(shapes: Shapes) -> Validator:
 RANGES = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "uniqueItems", "additionalProperties"})
 
 
+_JSON_TYPES = {"integer": int, "number": float, "string": str, "boolean": bool, "array": list, "object": dict}
+
+
+def _said(validator: Any, message: str, expected: Any) -> str:
+    """A value of the wrong type is said in the words every other field's error uses ("Not a valid integer."), not in
+    the validator's ("'3' is not of type 'integer'")."""
+    if validator == "type" and isinstance(expected, str) and expected in _JSON_TYPES:
+        return NOT_VALID[_JSON_TYPES[expected]]
+    return message
+
+
 def creation_errors(shapes: Shapes, given: dict[str, Any]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """How ``given``, the fields of a game's creation that are not the service's own, misses the ruleset's declared
     shape, by field: (errors of type, form or name; values outside a documented range)."""
@@ -89,15 +100,16 @@ def creation_errors(shapes: Shapes, given: dict[str, Any]) -> tuple[dict[str, li
         path = [str(p) for p in error.absolute_path]
         if not path and error.validator == "additionalProperties":
             for name in sorted(set(given) - set(properties)):
-                shape.setdefault(name, []).append("Unknown field.")
+                shape.setdefault(name, []).append(UNKNOWN)
         elif not path and error.validator == "required":
             for name in shapes.creation.get("required", []):
                 if name not in given:
-                    shape.setdefault(name, []).append("Missing data for required field.")
+                    shape.setdefault(name, []).append(MISSING)
         else:
             where = f"{'.'.join(path[1:])}: " if len(path) > 1 else ""
             found = ranges if error.validator in RANGES else shape
-            found.setdefault(path[0] if path else "_schema", []).append(where + error.message)
+            said = _said(error.validator, error.message, error.validator_value)
+            found.setdefault(path[0] if path else "_schema", []).append(where + said)
     return shape, ranges
 
 

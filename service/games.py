@@ -451,8 +451,7 @@ class GameService:
         """The host cancels a game that has not started."""
 
         def change(game: Game, attempt: int) -> bool:
-            if not tokens.matches(host_token, game.host_token_hash):
-                raise Unauthorized("cancelling a game needs its host token (Authorization: Bearer <host_token>)")
+            _host_only(game, host_token, "cancelling a game")
             if self._expire(game):
                 return False
             if game.status != "lobby":
@@ -474,8 +473,7 @@ class GameService:
 
     def start(self, game_id: UUID, host_token: str | None) -> int:
         def change(game: Game, attempt: int) -> int:
-            if not tokens.matches(host_token, game.host_token_hash):
-                raise Unauthorized("starting a game needs its host token (Authorization: Bearer <host_token>)")
+            _host_only(game, host_token, "starting a game")
             if self._expire(game):
                 return -1
             if game.status in ("cancelled", "expired"):
@@ -527,7 +525,10 @@ class GameService:
                 raise Conflict("the game is over; nothing more can be played", rule="R9")
             if expected is not None and expected != game.seq:
                 raise Conflict(f"stale: you expected seq {expected}, the game is at {game.seq}", seq=game.seq)
-            if "seat" in body and body["seat"] != seat:
+            named = body.get("seat", seat)
+            if isinstance(named, bool) or not isinstance(named, int) or named < 0:  # before whose seat it names
+                raise BadRequest("'seat' must be a seat number (0 or more)", errors={"seat": ["Not a seat number."]})
+            if named != seat:
                 raise Forbidden(f"your token acts for seat {seat}, not seat {body['seat']}")
             rules = ruleset_named(game.ruleset)
             if body.get("type") in rules.system_commands:
@@ -772,6 +773,16 @@ def _awaited_from_server(game: Game, rules: Ruleset) -> list[int]:
     """The seats the game waits for that the server plays (``Game.served_seats``), in the order it waits."""
     served = game.served_seats()
     return [seat for seat, _ in rules.awaited(game.state) if seat in served]
+
+
+def _host_only(game: Game, token: str | None, doing: str) -> None:
+    """Only the host token may do this: another token of the game (a seat's) is known but not allowed (403); no
+    token, or one the game does not know, is a 401, as on every route."""
+    if tokens.matches(token, game.host_token_hash):
+        return
+    if token and tokens.seat_of(game.seats, token) is not None:
+        raise Forbidden(f"{doing} needs its host token; this is a seat's token")
+    raise Unauthorized(f"{doing} needs its host token (Authorization: Bearer <host_token>)")
 
 
 def _lobby_expired() -> Conflict:

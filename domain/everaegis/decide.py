@@ -26,7 +26,7 @@ from aegis.domain.everaegis.prompts import prompts
 from aegis.domain.everaegis.rig import rigged_setup
 from aegis.domain.everaegis.rig import validate as validate_rig
 from aegis.domain.everaegis.state import GameState
-from aegis.domain.kernel.decisions import DecisionKind, Registry
+from aegis.domain.kernel.decisions import MISSING, DecisionKind, Registry
 from aegis.domain.kernel.errors import GameOver, IllegalCommand, MalformedCommand, TooLate
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.rng import commitment_of
@@ -91,6 +91,10 @@ def normalize(command: Any) -> dict[str, Any]:
         raise MalformedCommand("'at' must be a time in seconds")
     out = dict(command)
     if ctype == "declare":
+        if "action" not in out:
+            raise MalformedCommand(
+                f"declare: 'action' is required: one of {', '.join(ACTIONS)}", rule="R154", errors={"action": [MISSING]}
+            )
         if not isinstance(out.get("action"), str) or out["action"] not in ACTIONS:
             raise MalformedCommand(
                 f"unknown action {out.get('action')!r}; actions: {', '.join(ACTIONS)}",

@@ -404,7 +404,7 @@ REACT = DecisionKind(
     fields={"window": int, "answer": str},
     optional={"means": str},
     docs={
-        "window": {"description": "the id of the reaction window you answer"},
+        "window": {"minimum": 1, "description": "the id of the reaction window you answer"},
         "answer": {"enum": ["pass", "call", "guard", "use"], "description": "let it be, call the bluff, guard, or use an item"},
         "means": {"description": "guard: card (a claim) or wall; use: the reactive item"},
     },

@@ -75,7 +75,7 @@ UNDO = DecisionKind(
     refusal="answer 'claim' or 'waive' for the window of the pending undo",
     fields={"window": int, "answer": str},
     docs={
-        "window": {"description": "the id of the window whose undo you answer"},
+        "window": {"minimum": 1, "description": "the id of the window whose undo you answer"},
         "answer": {"enum": ["claim", "waive"], "description": "claim the undo (and call), or let the action stand"},
     },
     summary="the window closed before you answered: claim an undo, or let the action stand",

@@ -121,7 +121,21 @@ class DecisionKind:
                 return False
         if not command.keys() <= self.known:
             return False
-        return all(name not in command or type(command[name]) is type_ for name, type_ in self.optional.items())
+        if not all(name not in command or type(command[name]) is type_ for name, type_ in self.optional.items()):
+            return False
+        if not all(name not in command or command[name] >= low for name, low in self.minimums):
+            return False
+        return all(name not in command or command[name] in allowed for name, allowed in self.enums)
+
+    @cached_property
+    def minimums(self) -> tuple[tuple[str, int | float], ...]:
+        """The numeric fields whose ``docs`` give a ``minimum``, with it: a value below is malformed, as its schema says."""
+        return tuple((name, d["minimum"]) for name, d in self.docs.items() if "minimum" in d)
+
+    @cached_property
+    def enums(self) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+        """The fields whose ``docs`` give an ``enum``, with its values: any other value is malformed."""
+        return tuple((name, tuple(d["enum"])) for name, d in self.docs.items() if "enum" in d)
 
     def shape_errors(self, command: Mapping[str, Any]) -> dict[str, list[str]]:
         """How ``command`` misses the shape this kind declares, by field (empty when it has that shape): a required
@@ -138,6 +152,13 @@ class DecisionKind:
                 errors[name] = [UNKNOWN]
             elif name in optional and not is_of(command[name], optional[name]):
                 errors[name] = [not_valid(optional[name])]
+        for name, low in self.minimums:
+            value = command.get(name)
+            if name not in errors and isinstance(value, (int, float)) and not isinstance(value, bool) and value < low:
+                errors[name] = [f"Must be greater than or equal to {low}."]
+        for name, allowed in self.enums:
+            if name not in errors and name in command and command[name] not in allowed:
+                errors[name] = [f"Must be one of: {', '.join(str(v) for v in allowed)}."]
         return errors
 
 

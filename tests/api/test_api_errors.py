@@ -56,6 +56,37 @@ def test_400_malformed_commands(sqlite_app):
     assert_problem(r, 400)
 
 
+def test_400_what_the_schema_bounds_is_checked_before_the_rules_and_said_in_one_voice(sqlite_app):
+    """A value the command's schema rules out (a seat or player below 0, a window below 1, an answer not in its list)
+    is a 400 naming the field, as its type would be, not a 403 or a 422 from whoever looked next; a missing action is
+    said missing, not 'None'; a body whose fields exclude each other says so in words, with no '_schema'; a type error
+    at creation reads as it does everywhere else."""
+    api, gid, _, tokens = started(sqlite_app)
+    body = assert_problem(api.post(gid, tokens[0], {"type": "declare", "action": "war", "target": -1}), 400)
+    assert body["errors"] == {"target": ["Must be greater than or equal to 0."]}
+    body = assert_problem(api.post(gid, tokens[0], {"type": "declare", "seat": -1, "action": "recruit"}), 400)
+    assert body["errors"] == {"seat": ["Not a seat number."]}
+    body = assert_problem(api.post(gid, tokens[1], {"type": "react", "window": -5, "answer": "pass"}), 400)
+    assert body["errors"] == {"window": ["Must be greater than or equal to 1."]}
+    body = assert_problem(api.post(gid, tokens[1], {"type": "react", "window": 1, "answer": "maybe"}), 400)
+    assert body["errors"] == {"answer": ["Must be one of: pass, call, guard, use."]}
+    body = assert_problem(api.post(gid, tokens[0], {"type": "declare"}), 400)
+    assert body["errors"] == {"action": ["Missing data for required field."]} and "None" not in body["detail"]
+    lobby = api.create(seats=3)["id"]
+    body = assert_problem(api.c.post(f"/api/games/{lobby}/seats", json={"bot": "random", "name": "X"}), 400)
+    assert body["detail"] == "give a 'name' for a player or a 'bot', not both" and "_schema" not in body["errors"]
+    body = assert_problem(api.c.post("/api/games", json={"seats": "3"}), 400)
+    assert body["errors"] == {"seats": ["Not a valid integer."]}
+
+
+def test_400_a_query_parameter_given_twice(sqlite_app):
+    """?limit=1&limit=2 is refused, naming the parameter, not answered with one of its values taken silently."""
+    c = sqlite_app.test_client()
+    body = assert_problem(c.get("/api/games?limit=1&limit=2"), 400)
+    assert body["errors"] == {"limit": ["given more than once: give it once"]}
+    assert c.get("/api/games?limit=1").status_code == 200
+
+
 def test_400_a_query_parameter_a_route_does_not_take(sqlite_app):
     """A route with no query parameters refuses one, naming it, instead of answering as if it were not there; a stream
     ticket sent to the view is told where it belongs."""
@@ -90,7 +121,7 @@ def test_401_without_or_with_a_wrong_token(sqlite_app):
     assert_problem(api.c.get(f"/api/games/{gid}/view", headers=api.auth("seat_nonsense")), 401)
     other, *_ = Api(sqlite_app.test_client()).new_game(["human", "random", "random"])
     assert_problem(api.post(other, tokens[0], command), 401)  # a token acts only in its own game
-    assert_problem(api.c.post(f"/api/games/{gid}/start", headers=api.auth(tokens[0])), 401)
+    assert_problem(api.c.post(f"/api/games/{gid}/start", headers=api.auth(tokens[0])), 403)  # known, not the host's
 
 
 def test_403_another_seat_or_not_your_prompt(sqlite_app):

@@ -23,7 +23,7 @@ def test_the_host_cancels_a_game_that_has_not_started(sqlite_app):
     gid, host = created["id"], created["host_token"]
     taken = api.seat(gid, name="Ann")
     assert api.c.post(f"/api/games/{gid}/cancel").status_code == 401
-    assert api.c.post(f"/api/games/{gid}/cancel", headers=api.auth(taken["token"])).status_code == 401
+    assert api.c.post(f"/api/games/{gid}/cancel", headers=api.auth(taken["token"])).status_code == 403  # a seat's token
     r = api.c.post(f"/api/games/{gid}/cancel", headers=api.auth(host))
     assert r.status_code == 200 and r.get_json() == {"id": gid, "status": "cancelled"}
     assert api.view(gid)["status"] == "cancelled"
