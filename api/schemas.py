@@ -532,8 +532,19 @@ class ReplayOut(Schema):
     step = fields.Integer(required=True)
     steps = fields.Integer(required=True)
     as_ = fields.Raw(required=True, data_key="as", attribute="as", metadata=PERSPECTIVE)
-    seats = fields.List(fields.Nested(SeatInfoOut), required=True)
+    seats = fields.List(
+        fields.Nested(SeatInfoOut),
+        required=True,
+        metadata={"description": "this game's seats (a branch's own players, also at its copied steps: see 'copied')"},
+    )
     rigged = fields.Boolean(required=True)
+    copied = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "true for a branch's steps up to its point (step 0 too): they are its original's, played by the "
+            "original's players, whose names the table and the event give"
+        },
+    )
     table = Documented(
         "TableOut", required=True, metadata={"description": "the table after this step, as the perspective knew it"}
     )

@@ -13,7 +13,7 @@ from aegis.domain.kernel.redaction import Perspective, redact_event
 from aegis.domain.kernel.ruleset import is_void
 from aegis.replay import perspective, records
 from aegis.replay.engine import Replay
-from aegis.replay.names import names_by_seq
+from aegis.replay.names import branch_point, names_by_seq
 from aegis.replay.review import must_be_over, odds_at, review_of
 from aegis.service.aggregate import Game
 from aegis.service.errors import BadRequest, NotFound
@@ -67,10 +67,12 @@ class Replays:
         rules = ruleset_named(game.ruleset)
         state = replay.state_at(n)
         event = None
+        names = names_by_seq(self.service, game)(max(n, 1))  # a branch's step 0 is its original's too
         if n > 0:
             seen = self._redacted(game, log[n - 1], who)
             void = is_void(rules.undone(log), n)  # as the timeline says it
-            event = {**seen, "text": rules.narrate(seen, names_by_seq(self.service, game)(n)), "undone": void}
+            event = {**seen, "text": rules.narrate(seen, names), "undone": void}
+        copied = n <= branch_point(game)  # 0 for a game that is no branch
         return {
             "id": str(game.id),
             "step": n,
@@ -78,6 +80,7 @@ class Replays:
             "as": who,
             "seats": [{"seat": s["seat"], "name": s["name"], "bot": s["bot"]} for s in game.seats],
             "rigged": game.rigged,
+            "copied": copied and game.branch_of is not None,
             "table": rules.view(state, who),
             "event": event,
             "odds": odds_at(rules, game, state, log[n - 1] if n > 0 else None, who),

@@ -182,7 +182,7 @@ function render(replay, as) {
   renderPlay(table);
   renderSeats(table, as);
   renderBoard(table);
-  renderLineage(replay.branch_of, replay.branches);
+  renderLineage(replay.branch_of, replay.branches, replay.copied);
   renderStepDisputes(replay.step);
   markLog(replay.step);
   showWanted();
@@ -713,10 +713,11 @@ function renderOdds(odds) {
 
 // ----- lineage (the replay's `branch_of`: {game, step} | null, `branches`: [{id, step}]) and branching -----
 
-function renderLineage(branchOf, branches) {
+function renderLineage(branchOf, branches, copied) {
   const parts = [];
   if (branchOf) {
     parts.push("Branched from ", el("a", { id: "branch-of", href: replayUrl(branchOf.step, state.as, branchOf.game) }, `game ${branchOf.game} at step ${branchOf.step}`), ". ");
+    if (copied) parts.push(el("strong", { id: "copied" }, "This step is the original game's, played by its players; the branch begins after it."), " ");
   }
   if (branches && branches.length) {
     parts.push("Branches: ");

@@ -113,7 +113,7 @@ def audit(
         "others_knew": knew,
         "answers": answers,
         "windows": _windows(log[start - 1 : end], names, accepted),
-        "undo": _undo(log, start, end, names),
+        "undo": _undo(log, start, end, names, about),
         "followed": [{"seq": e["seq"], "text": narrate(e, names)} for e in span],
     }
 
@@ -157,27 +157,42 @@ def _is_claim(event: dict[str, Any]) -> bool:
 def undone(log: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """The spans of seqs an undo made void (RULINGS "Undo"): each claimed undo's first and last, but for the answers
     given in the window it closes again, which it keeps ("with its answers"): they stand, so they are not void."""
+    return [span for u in log if u["type"] == "UndoClaimed" for span in undo_spans(log, u)[0]]
+
+
+def undo_spans(log: list[dict[str, Any]], claimed: dict[str, Any]) -> tuple[list[tuple[int, int]], list[int]]:
+    """What one claimed undo made void: its spans of seqs, and the seqs of the answers it kept (given in the window it
+    closes again), around which its span ``undone_from``..``undone_to`` is split."""
+    lo, hi = claimed["undone_from"], claimed["undone_to"]
+    kept = [e["seq"] for e in log[lo - 1 : hi] if e["type"] == "ReactionGiven" and e["window"] == claimed["window"]]
     spans: list[tuple[int, int]] = []
-    for u in (e for e in log if e["type"] == "UndoClaimed"):
-        lo, hi = u["undone_from"], u["undone_to"]
-        kept = [
-            e["seq"] for e in log[lo - 1 : hi] if e["type"] == "ReactionGiven" and e["window"] == u["window"]
-        ]
-        for seq in kept:  # a span split around each kept answer
-            if lo < seq:
-                spans.append((lo, seq - 1))
-            lo = seq + 1
-        if lo <= hi:
-            spans.append((lo, hi))
-    return spans
+    for seq in kept:
+        if lo < seq:
+            spans.append((lo, seq - 1))
+        lo = seq + 1
+    if lo <= hi:
+        spans.append((lo, hi))
+    return spans, kept
 
 
-def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> dict[str, Any]:
+_UNDO_ENDS = {  # what ended the time to claim an undo, in words (no card named: the audit may be read mid-game)
+    "CardDrawn": "a card was drawn",
+    "CardDealt": "a card was dealt",
+    "CardMoved": "a card was gained",
+    "CardRevealed": "a card was revealed",
+    "CardPutOnDeck": "a card was put on the deck",
+    "CardToRubble": "a card went to the rubble",
+    "PlayerResigned": "a player resigned",
+    "UndoExpired": "the pause for an undo ended",
+}
+
+
+def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str], about: str) -> dict[str, Any]:
     """RULINGS "Undo": possible only after a window closed by deadline, for those who had not answered,
     until a card is revealed, gained or put on the deck, or the End Phase begins."""
     span = log[start - 1 : end]
     if not any(e["type"] == "ReactionWindowOpened" for e in span):
-        return {"possible": False, "why": "no reaction window opened for this action"}
+        return {"possible": False, "why": f"no reaction window opened for this {about}"}
     closed = next((e for e in span if e["type"] == "ReactionWindowClosed"), None)
     if closed is None:  # the record stops with the window open (a game still on): nothing is settled yet
         return {
@@ -194,7 +209,9 @@ def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> 
     # the engine's own list of what closes an undo, or the pause's end with no claim
     stop = next((e for e in log[closed["seq"] :] if closes_undo(e) or e["type"] == "UndoExpired"), None)
     who = [names[s] for s in closed["timed_out"]]
-    until = f"until step {stop['seq']} ({stop['type']})" if stop else "until the end of the record"
+    until = f"until step {stop['seq']} ({_UNDO_ENDS.get(stop['type'], 'the End Phase began')})" if stop else (
+        "until the end of the record"
+    )
     claimed = next((e for e in log[closed["seq"] :] if e["type"] == "UndoClaimed" and e["window"] == closed["window"]), None)
     out = {
         "possible": True,
@@ -206,5 +223,8 @@ def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str]) -> 
     }
     if claimed is not None:
         out["claimed_by"] = names[claimed["seat"]]
-        out["undone"] = [claimed["undone_from"], claimed["undone_to"]]
+        spans, kept = undo_spans(log, claimed)
+        # the first and last step it made void (the answers it kept stand, as the timeline says), and those answers
+        out["undone"] = [spans[0][0], spans[-1][1]] if spans else []
+        out["answers_kept"] = kept
     return out

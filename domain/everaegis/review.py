@@ -119,6 +119,8 @@ class _Walk:
             self.no_window()
 
     def answered(self, e: dict[str, Any]) -> None:
+        """An answer in a window, or an undo's late call (``UndoClaimed``): its step is where it was made, as the
+        audit says, not the window's closing."""
         self.given_at[(e["window"], e["seat"])] = e["seq"]
 
     def window_closed(self, e: dict[str, Any]) -> None:
@@ -173,6 +175,7 @@ class _Walk:
     HANDLERS: dict[str, Callable[[_Walk, dict[str, Any]], None]] = {
         "ReactionWindowOpened": window_opened,
         "ReactionGiven": answered,
+        "UndoClaimed": answered,
         "ReactionWindowClosed": window_closed,
         "BluffCalled": called,
         "ClaimProven": shown,

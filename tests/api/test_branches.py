@@ -412,6 +412,8 @@ def test_a_branchs_copied_part_is_told_with_the_originals_players_and_its_review
     assert any(name in ours[seq] for seq in range(1, point + 1) for name in original)
     assert not any(f"Who {i}" in ours[seq] for seq in range(1, point + 1) for i in range(3))
     assert _replay(api, made["id"], point)["event"]["text"] == theirs[point]
+    assert [_replay(api, made["id"], n)["copied"] for n in (0, point, point + 1)] == [True, True, False]
+    assert _replay(api, gid, point)["copied"] is False  # a game that is no branch has nothing copied
     review = api.c.get(f"/api/games/{made['id']}/review").get_json()
     before = [m for p in review["players"] for m in p["moves"] if m["step"] <= point]
     whole = api.c.get(f"/api/games/{gid}/review").get_json()

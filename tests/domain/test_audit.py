@@ -106,3 +106,38 @@ def test_r155_one_notion_of_undone_the_answers_an_undo_kept_stand_and_a_void_cla
     assert all(undone for (window, _, _), undone in marks.items() if window == 2) and any(w == 2 for w, _, _ in marks)
     void_guard = _audit(t, guard)
     assert void_guard["about"] == "guard" and void_guard["undone"] is True
+
+
+def test_r155_an_undo_says_what_it_voided_and_not_the_answers_it_kept():
+    """Seat 1 passes in the window, seat 2 lets it close by its deadline and claims the undo. The pass stands (the
+    timeline keeps it): the audit's undo gives the first and last step it made void after that answer, and the answer
+    it kept; the narration names the window whose answers stand, not a range that would take the pass in."""
+    from aegis.domain.everaegis.narration import narrate
+
+    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
+    t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
+    t.play({"type": "react", "seat": 1, "window": 1, "answer": "pass", "at": T0 + 1})
+    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
+    t.play({"type": "undo", "seat": 2, "window": 1, "answer": "claim", "at": T0 + 11})
+    passed = t.of("ReactionGiven")[-1].seq
+    claimed = t.of("UndoClaimed")[-1]
+    undo = _audit(t, claimed.seq)["undo"]
+    assert undo["answers_kept"] == [passed] and undo["undone"] == [passed + 1, claimed.undone_to]
+    said = narrate(claimed.to_dict(), ["Fred", "Sally", "Jeff"])
+    assert said == "Jeff claims an undo: what followed window 1's answers is undone, and Jeff calls the bluff"
+
+
+def test_r155_the_audit_says_in_words_what_ended_the_time_for_an_undo():
+    """'until step 24 (the End Phase began)', not the event's class name; every event that ends it has its words."""
+    from aegis.domain.everaegis.audit import _UNDO_ENDS
+    from aegis.domain.everaegis.evolve import UNDO_CLOSERS
+
+    assert set(UNDO_CLOSERS) | {"UndoExpired"} == set(_UNDO_ENDS)
+    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
+    t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
+    t.play({"type": "react", "seat": 1, "window": 1, "answer": "pass", "at": T0 + 1})
+    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
+    t.play({"type": "undo", "seat": 2, "window": 1, "answer": "waive", "at": T0 + 11})
+    why = _audit(t, t.of("ActionDeclared")[-1].seq)["undo"]["why"]
+    assert why.startswith("the window closed by deadline without an answer from seat 2: an undo could be claimed until step")
+    assert why.endswith("(the End Phase began)") and "Phase)" not in why

@@ -19,6 +19,7 @@ def test_counts_are_singular_or_plural_never_hedged() -> None:  # F9, F16
     assert said("SoldiersChanged", seat=2, delta=1, total=1, reason="recruit") == "Jeff gains 1 soldier: 1 now"
     assert said("SoldiersChanged", seat=2, delta=-3, total=0, reason="war") == "Jeff loses 3 soldiers: 0 now"
     assert said("WarResolution", winner=0, loser=2, reveals_due=1).endswith("Jeff lost and must reveal 1 card")
+    assert said("WarResolution", winner=0, loser=2, reveals_due=0) == "Jeff lost, with no unrevealed card left to reveal"
     assert said("ActionDeclared", seat=0, action="mason", plan={"discard": ["AXE@2"]}, claim="mason") == (
         "Sally claims the Mason: discard 1 item"
     )
@@ -104,16 +105,36 @@ def test_a_windows_close_says_who_called_and_who_passed() -> None:  # F16
 
 
 def test_an_effect_s_progress_says_what_was_done_not_a_bare_step_number() -> None:
-    """A running effect's progress reads as what happened: a step done, a step going on with a player or with so
-    many more to do, a choice of steps made; not "The effect goes on to step 2" right before "the effect is over"."""
-    assert said("EffectProgressed", id=1, index=1, work=None, steps=None) == "Step 1 of the effect is done"
+    """A running effect's progress reads as what happened: a part done, a part going on with a player or with so
+    many more to do, a choice of steps made; not "The effect goes on to step 2" right before "the effect is over"
+    (and "part", since a replay's steps are its events)."""
+    assert said("EffectProgressed", id=1, index=1, work=None, steps=None) == "Part 1 of the effect is done"
     assert said("EffectProgressed", id=1, index=0, work={"targets": [2], "left": 1}) == "The effect goes on with Jeff"
     assert said("EffectProgressed", id=1, index=0, work={"targets": [], "left": 2}) == (
-        "Step 1 of the effect goes on: 2 more to do"
+        "Part 1 of the effect goes on: 2 more to do"
     )
     assert said("EffectProgressed", id=1, index=0, work={"targets": [], "left": 0}) == (
-        "Step 1 of the effect has nothing more to do"
+        "Part 1 of the effect has nothing more to do"
     )
     assert said("EffectProgressed", id=1, index=0, work=None, steps=[{"step": "x"}]) == (
         "The effect goes on with the steps chosen"
     )
+
+
+def test_a_claim_answered_with_another_card_is_not_proven_not_called_a_bluff() -> None:
+    """R57, A10: a claimant who holds the claimed card may still show another; the call is then right, but the claim
+    was no bluff (the review says held: true). The words say only what the table saw, the same either way; with no
+    card at all to show, the claim was a bluff."""
+    shown = said("BluffExposed", seat=0, claim="Library", card="c1", caller=1)
+    assert shown == "It is no Library: Sally's Library claim is not proven" and "bluff" not in shown
+    assert said("BluffExposed", seat=0, claim="Library", card=None, caller=1).endswith("the Library claim was a bluff")
+
+
+def test_a_branch_s_first_line_says_which_steps_are_copied_before_naming_the_original() -> None:
+    """An arbiter reading a branch's timeline learns which steps are the original's, and, when cards were dealt again,
+    that what those steps say of them no longer holds; the original's id comes last, as a reference."""
+    same = said("BranchBegan", game="g-1", step=31, deal="same", knower=None)
+    assert same == "The branch begins: steps 1-31 are the original game's, with the same deal (the original: game g-1)"
+    known = said("BranchBegan", game="g-1", step=31, deal="as_known", knower=1)
+    assert known.startswith("The branch begins: steps 1-31 are the original game's; the cards Fred could not name there")
+    assert "held in the original only" in known

@@ -72,3 +72,20 @@ def test_r155_a_guard_made_again_after_an_undo_no_window_opened_on_is_no_bluff_t
     assert [e.seq for e in t.of("ReactionWindowOpened") if e.seq > again] == []
     claims = [m for m in _review(t, OMNISCIENT)[1]["moves"] if m["kind"] == "claim" and m["step"] == again]
     assert [(m["about"], m["held"], m["outcome"], m["bluff_through"]) for m in claims] == [("guard", False, "no window", False)]
+
+
+def test_r155_an_undo_s_call_is_reviewed_at_the_step_it_was_made_as_the_audit_has_it():
+    """The call an undo adds is made at the UndoClaimed step: the review gives that step (the viewer links it there),
+    as the audit's answer does, not the step of the window's closing that follows."""
+    from tests.domain.test_audit import _audit
+    from tests.domain.test_rules_undo import T0, _timed
+
+    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
+    t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
+    t.play({"type": "react", "seat": 1, "window": 1, "answer": "pass", "at": T0 + 1})
+    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
+    t.play({"type": "undo", "seat": 2, "window": 1, "answer": "claim", "at": T0 + 11})
+    claimed = t.of("UndoClaimed")[-1].seq
+    [call] = [m for m in _review(t, OMNISCIENT)[2]["moves"] if m["kind"] == "call"]
+    [by_undo] = [a for a in _audit(t, claimed)["answers"] if a.get("by_undo")]
+    assert call["step"] == by_undo["step"] == claimed

@@ -311,7 +311,7 @@ def test_an_audit_of_a_bluff_whose_window_closed_by_deadline(sqlite_app):
     assert undo["possible"] is True and undo["claimants"] == ["Jeff"] and undo["claimed"] is False and "open" not in undo
     expired = next(e for e in api.events(gid)["events"] if e["type"] == "UndoExpired")  # the pause's end, no claim
     end_phase = next(e for e in api.events(gid)["events"] if e["type"] == "PhaseBegan" and e["phase"] == "end")
-    assert undo["until_step"] == expired["seq"] < end_phase["seq"] and "UndoExpired" in undo["why"]
+    assert undo["until_step"] == expired["seq"] < end_phase["seq"] and "(the pause for an undo ended)" in undo["why"]
     (window,) = during["windows"]  # when it opened, its deadline, when and how it closed: was there time to answer?
     assert window["opened_step"] == declared["seq"] + 1 and window["asked"] == ["Sally", "Jeff"]
     assert window["deadline"] == pytest.approx(window["opened_at"] + 0.3)

@@ -59,7 +59,7 @@ def test_the_book_s_correct_call_reads_in_plain_words(sqlite_app):
     assert "Fred claims the Treasury" in texts
     assert "Sally calls Fred's bluff on the Treasury" in texts
     shown = texts.index("Fred reveals a Laboratory to answer the call")  # once, then what it shows, no repeat
-    assert texts[shown + 1] == "It is no Treasury: Fred's Treasury claim was a bluff"
+    assert texts[shown + 1] == "It is no Treasury: Fred's Treasury claim is not proven"
     assert "Fred's Treasury is thwarted" in texts
 
 

@@ -560,6 +560,11 @@ def test_branch_here_makes_a_new_game_and_links_it_both_ways(browser, finished_g
     back = page.locator("#branch-of")
     back.wait_for(state="visible")
     assert back.get_attribute("href").startswith(f"/replay/{gid}?step={point}")
+    assert "the original game's" in page.locator("#copied").text_content()  # a copied step says so
+    page.close()
+    page = _open(browser, f"{url}/replay/{branch}?step={point + 1}&as=spectator", step=point + 1)
+    page.locator("#branch-of").wait_for(state="visible")
+    assert page.locator("#copied").count() == 0  # the branch's own steps do not
     page.close()
     page = _open(browser, f"{url}/replay/{gid}?step=10&as=spectator", step=10)
     page.locator(f"#lineage a.branch[href*='{branch}']").wait_for(state="visible")

@@ -47,12 +47,14 @@ def _evolve_branch_began(s: GameState, e: BranchBegan) -> None:
 
 @narrator(BranchBegan)
 def _narrate_branch_began(e: dict[str, Any], who: Who) -> str:
+    copied = f"The branch begins: steps 1-{e['step']} are the original game's"
+    original = f"(the original: game {e['game']})"
     if e.get("deal") == "as_known":
         return (
-            f"A branch of game {e['game']} begins after its step {e['step']}: the cards {who(e['knower'])} could not "
-            "name there are dealt again"
+            f"{copied}; the cards {who(e['knower'])} could not name there are dealt again, so what those steps say of "
+            f"them held in the original only {original}"
         )
-    return f"A branch of game {e['game']} begins after its step {e['step']}, with the same deal"
+    return f"{copied}, with the same deal {original}"
 
 
 @event

@@ -262,7 +262,9 @@ def _evolve_bluff_exposed(s: GameState, e: BluffExposed) -> None:
 def _narrate_bluff_exposed(e: dict[str, Any], who: Who) -> str:
     if e.get("card") is None:
         return f"{who(e['seat'])} has no card to show: the {e['claim']} claim was a bluff"
-    return f"It is no {e['claim']}: {who(e['seat'])}'s {e['claim']} claim was a bluff"  # the card's reveal is narrated before
+    # the card's reveal is narrated before. A claimant may show another card while holding the claimed one (R57, A10):
+    # the call is right, but the claim is not thereby a bluff, and whether it was stays hidden until the game ends
+    return f"It is no {e['claim']}: {who(e['seat'])}'s {e['claim']} claim is not proven"
 
 
 @event

@@ -101,13 +101,13 @@ def _narrate_effect_progressed(e: dict[str, Any], who: Who) -> str:
     if work is None:
         if e.get("steps") is not None:  # a choice between lists of steps was made
             return "The effect goes on with the steps chosen"
-        # ``index`` is the next step (from 0): the one before it is over
-        return f"Step {e['index']} of the effect is done" if e["index"] else "The effect begins"
+        # ``index`` is the next step (from 0): the one before it is over. Said "part", as a replay's steps are events
+        return f"Part {e['index']} of the effect is done" if e["index"] else "The effect begins"
     if work.get("targets"):
         return f"The effect goes on with {', '.join(who(t) for t in work['targets'])}"
     left = work.get("left", 0)
-    return f"Step {e['index'] + 1} of the effect goes on: {left} more to do" if left else (
-        f"Step {e['index'] + 1} of the effect has nothing more to do"
+    return f"Part {e['index'] + 1} of the effect goes on: {left} more to do" if left else (
+        f"Part {e['index'] + 1} of the effect has nothing more to do"
     )
 
 

@@ -105,7 +105,7 @@ def _evolve_undo_claimed(s: GameState, e: UndoClaimed) -> None:
 
 @narrator(UndoClaimed)
 def _narrate_undo_claimed(e: dict[str, Any], who: Who) -> str:
-    return (
-        f"{who(e['seat'])} claims an undo: events {e['undone_from']}-{e['undone_to']} are undone and "
-        f"{who(e['seat'])} calls the bluff"
-    )
+    # what it voids is the span from the window's opening but for the answers given in the window, which stand (the
+    # timeline marks each event); the event holds the whole span, so the words name the window, not the numbers
+    claimant = who(e["seat"])
+    return f"{claimant} claims an undo: what followed window {e['window']}'s answers is undone, and {claimant} calls the bluff"

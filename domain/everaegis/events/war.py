@@ -118,6 +118,8 @@ def _evolve_war_resolution(s: GameState, e: WarResolution) -> None:
 
 @narrator(WarResolution)
 def _narrate_war_resolution(e: dict[str, Any], who: Who) -> str:
+    if not e["reveals_due"]:  # nothing left unrevealed (R83: all, which is none)
+        return f"{who(e['loser'])} lost, with no unrevealed card left to reveal"
     return f"{who(e['loser'])} lost and must reveal {counted(e['reveals_due'], 'card')}"
 
 
