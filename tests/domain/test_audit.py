@@ -6,7 +6,7 @@ from __future__ import annotations
 from aegis.domain.everaegis.audit import audit
 from aegis.domain.everaegis.review import review
 from aegis.domain.kernel.redaction import OMNISCIENT
-from tests.domain.test_rules_undo import T0, _declare_and_time_out, _timed
+from tests.domain.test_rules_undo import T0, _declare_and_time_out, _timed, treasury_bluff_then_undo
 from tests.domain.test_worked_examples import JEFF, PETER, e11_table
 
 
@@ -114,11 +114,7 @@ def test_r155_an_undo_says_what_it_voided_and_not_the_answers_it_kept():
     it kept; the narration names the window whose answers stand, not a range that would take the pass in."""
     from aegis.domain.everaegis.narration import narrate
 
-    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
-    t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
-    t.play({"type": "react", "seat": 1, "window": 1, "answer": "pass", "at": T0 + 1})
-    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
-    t.play({"type": "undo", "seat": 2, "window": 1, "answer": "claim", "at": T0 + 11})
+    t = treasury_bluff_then_undo("claim")
     passed = t.of("ReactionGiven")[-1].seq
     claimed = t.of("UndoClaimed")[-1]
     undo = _audit(t, claimed.seq)["undo"]
@@ -133,11 +129,7 @@ def test_r155_the_audit_says_in_words_what_ended_the_time_for_an_undo():
     from aegis.domain.everaegis.evolve import UNDO_CLOSERS
 
     assert set(UNDO_CLOSERS) | {"UndoExpired"} == set(_UNDO_ENDS)
-    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
-    t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
-    t.play({"type": "react", "seat": 1, "window": 1, "answer": "pass", "at": T0 + 1})
-    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
-    t.play({"type": "undo", "seat": 2, "window": 1, "answer": "waive", "at": T0 + 11})
+    t = treasury_bluff_then_undo("waive")
     why = _audit(t, t.of("ActionDeclared")[-1].seq)["undo"]["why"]
     assert why.startswith("the window closed by deadline without an answer from seat 2: an undo could be claimed until step")
     assert why.endswith("(the End Phase began)") and "Phase)" not in why

@@ -78,13 +78,9 @@ def test_r155_an_undo_s_call_is_reviewed_at_the_step_it_was_made_as_the_audit_ha
     """The call an undo adds is made at the UndoClaimed step: the review gives that step (the viewer links it there),
     as the audit's answer does, not the step of the window's closing that follows."""
     from tests.domain.test_audit import _audit
-    from tests.domain.test_rules_undo import T0, _timed
+    from tests.domain.test_rules_undo import treasury_bluff_then_undo
 
-    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
-    t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
-    t.play({"type": "react", "seat": 1, "window": 1, "answer": "pass", "at": T0 + 1})
-    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
-    t.play({"type": "undo", "seat": 2, "window": 1, "answer": "claim", "at": T0 + 11})
+    t = treasury_bluff_then_undo("claim")
     claimed = t.of("UndoClaimed")[-1].seq
     [call] = [m for m in _review(t, OMNISCIENT)[2]["moves"] if m["kind"] == "call"]
     [by_undo] = [a for a in _audit(t, claimed)["answers"] if a.get("by_undo")]

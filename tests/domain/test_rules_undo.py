@@ -20,6 +20,17 @@ def _timed(rig: dict, seats: int = 3, **options) -> Table:
     return Table(seats, rig=rig, reaction_seconds=10, now=T0, options=options or None)
 
 
+def treasury_bluff_then_undo(answer: str) -> Table:
+    """Seat 0 bluffs a Treasury (it holds a Laboratory), seat 1 passes, the window closes by its deadline without seat
+    2's answer, and seat 2 answers the undo with ``answer`` ('claim' or 'waive')."""
+    t = _timed({"deck": ["Mason"], "hands": {"0": ["Laboratory"]}})
+    t.play({"type": "declare", "seat": 0, "action": "treasury", "at": T0})
+    t.play({"type": "react", "seat": 1, "window": 1, "answer": "pass", "at": T0 + 1})
+    t.play({"type": "close_window", "window": 1, "at": T0 + 10})
+    t.play({"type": "undo", "seat": 2, "window": 1, "answer": answer, "at": T0 + 11})
+    return t
+
+
 def _declare_and_time_out(t: Table, action: str = "treasury", answered: tuple[int, ...] = (1,), **plan) -> int:
     t.play({"type": "declare", "seat": 0, "action": action, "at": T0, **plan})
     window = t.state.calls.window
