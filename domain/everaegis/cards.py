@@ -8,6 +8,7 @@ from typing import Any
 from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_work import queue_effect
+from aegis.domain.everaegis.events.words import counted
 from aegis.domain.everaegis.mob import pick_object
 from aegis.domain.everaegis.state import Card, GameState
 from aegis.domain.kernel.decisions import DecisionKind
@@ -173,7 +174,8 @@ def _year_command(seat: int, label: str) -> dict[str, Any]:
 
 def _year_prompt(s: GameState, seat: int) -> Prompt:
     opts = tuple(
-        Option(f"Make year {label} ({len(cards)} cards) the deck", _year_command(seat, label), "year") for label, cards in s.years
+        Option(f"Make year {label} ({counted(len(cards), 'card')}) the deck", _year_command(seat, label), "year")
+        for label, cards in s.years
     )
     return Prompt(seat, "choose_year", f"{s.players[seat].name}: the deck is empty; choose a year to become the deck (R34)", opts)
 

@@ -45,8 +45,9 @@ def start(
 
     ``commitment`` is what the service published before the game (the hash of its secret, which the seed mixes
     in); None: the seed's own hash; "": none, because whoever created the game chose the seed and may know every
-    draw, so the game is rigged. With ``rig`` (see ``rig.py``) the position is the one given, the game is marked
-    rigged and no commitment is published; the seed still drives later shuffles. A Classic game takes its estate
+    draw, so the game is rigged. With ``rig`` (see ``rig.py``) the position is the one given and the game is marked
+    rigged; the cards it does not place and later shuffles come from the seed, committed to when ``commitment`` is
+    given (a rig with none publishes none). A Classic game takes its estate
     cards and leader mats from ``catalog`` (default: the shipped one), or exactly as ``components`` recorded
     them (re-running a recorded game).
     """
@@ -56,11 +57,14 @@ def start(
     chosen = components
     normal = validate_rig(rig, config.seats, chosen) if rig is not None else None
     ctx = Ctx(initial_state(config), now)
-    if normal is not None:
-        commitment = ""
-    elif commitment is None:
-        commitment = commitment_of(seed)
-    ctx.emit(ev.GameStarted(config=config.to_dict(), commitment=commitment, seed=seed, rigged=not commitment))
+    if commitment is None:  # no service published one: the seed's own hash, but a rig's seed was never committed to
+        commitment = "" if normal is not None else commitment_of(seed)
+    # rigged: a chosen position (whose unplaced cards may still come from a committed seed), or a chosen seed
+    ctx.emit(
+        ev.GameStarted(
+            config=config.to_dict(), commitment=commitment, seed=seed, rigged=normal is not None or not commitment
+        )
+    )
     if chosen is not None:
         ctx.emit(
             ev.ComponentsChosen(

@@ -1,8 +1,10 @@
 """Rigged setups: a chosen position for teaching and for reproducing a disputed play.
 
 A rig names the deck (top first), each seat's cards, soldiers, items and the first player. The 30
-building cards are conserved: cards the rig does not place become years of 6 (the last may be
-smaller), in catalog order. A rigged game is marked ``rigged`` and publishes no seed commitment.
+building cards are conserved. The cards the rig does not place are dealt as in any game, from the seed (R13-R16):
+they make years of 6 with as many different buildings as are left (in Classic, with 2 cards of the shuffled estate
+deck each), each year shuffled; without a ``deck`` in the rig, the first 2 of those years are shuffled into the
+deck. A rigged game is marked ``rigged``.
 
 Rig shape::
 
@@ -22,7 +24,7 @@ from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.catalog import ACTIONS, BUILDINGS, CATALOG
 from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.overlord import first_player_after_overlord
-from aegis.domain.everaegis.setup import STOCK
+from aegis.domain.everaegis.setup import DECK_YEARS, ESTATES_PER_YEAR, STOCK, public_years
 from aegis.domain.everaegis.soldiers import change_soldiers
 from aegis.domain.everaegis.state import Card
 from aegis.domain.everaegis.variants import variant_setup
@@ -151,6 +153,7 @@ def validate(rig: Any, seats: int, components: dict[str, Any] | None = None) -> 
         raise MalformedCommand("rig: dice must be a list of D8 results, each from 1 to 8", rule="R173")
     return {
         "deck": deck,
+        "deck_given": "deck" in rig,  # without one, the deck is formed as in any game (R16)
         "hands": hands,
         "years": years,
         "soldiers": soldiers,
@@ -185,28 +188,30 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
     hand_cards = {seat: [(card(n), rev) for n, rev in cards] for seat, cards in rig["hands"].items()}
     for cards in rig["hands"].values():
         rest.subtract(n for n, _ in cards)
-    years = [list(y) for y in rig["years"]]
-    for y in years:
+    placed_years = [[card(n) for n in y] for y in rig["years"]]  # years the rig gives: as given, top first
+    for y in rig["years"]:
         rest.subtract(y)
+    # Classic: the estate cards the rig does not place are shuffled into the estate deck (R13)
+    estate_deck = rng.shuffle([card(n) for n in rig.get("estates", []) if rest[n] > 0])
+    # the buildings it does not place make years as in any game: one of each building left, dealt round the years
+    # (the last ones smaller when some were placed), plus 2 estate cards each in Classic; each year shuffled (R14-R15)
     leftover = [n for n in BUILDINGS for _ in range(rest[n])]
-    years += [leftover[i : i + 6] for i in range(0, len(leftover), 6)]
-    # Classic: estate cards the rig does not place stay in the estate deck, in catalog order
-    estate_deck = [card(n) for n in rig.get("estates", []) if rest[n] > 0]
+    count = -(-len(leftover) // len(BUILDINGS))
+    dealt: list[list[Card]] = [[] for _ in range(count)]
+    for i, name in enumerate(leftover):
+        dealt[i % count].append(card(name))
+    for y in dealt:
+        y.extend(estate_deck[:ESTATES_PER_YEAR] if s.classic.components is not None else [])
+        estate_deck = estate_deck[ESTATES_PER_YEAR:] if s.classic.components is not None else estate_deck
+    year_cards = placed_years + [rng.shuffle(y) for y in dealt]
     # The stock holds the hands first (dealt from it right away), then the real years.
     stock = [[c for cards in hand_cards.values() for c, _ in cards]] if hand_cards else []
-    year_cards = [[card(n) for n in y] for y in years]
     labels = ([STOCK] if stock else []) + [str(i + 1) for i in range(len(year_cards))]
     all_years = stock + year_cards
     ctx.emit(
         ev.YearsFormed(
-            years=[  # the hands' cards are dealt at once, face down: only how many there are is public (A53)
-                {
-                    "year": lab,
-                    "size": len(y),
-                    "composition": {} if lab == STOCK else dict(sorted(Counter(c.name for c in y).items())),
-                }
-                for lab, y in zip(labels, all_years, strict=True)
-            ],
+            # the hands' cards are dealt at once, face down: only how many there are is public (A53)
+            years=public_years(list(zip(labels, all_years, strict=True))),
             cards=[[{"id": c.id, "name": c.name} for c in y] for y in all_years],
             rng=[start, rng.counter],
         )
@@ -218,9 +223,15 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
         ctx.emit(ev.EstateDeckFormed(size=len(estate_deck), cards=[{"id": c.id, "name": c.name} for c in estate_deck]))
     rng = ctx.rng()
     start = rng.counter
-    deck = [card(n) for n in rig["deck"]]
+    if rig["deck_given"]:
+        deck, from_years = [card(n) for n in rig["deck"]], []
+    else:  # R16: 2 years shuffled together, the first two the rig did not give
+        from_years = labels[len(stock) + len(placed_years) :][:DECK_YEARS]
+        deck = rng.shuffle([c for lab, y in zip(labels, all_years, strict=True) if lab in from_years for c in y])
     ctx.emit(
-        ev.DeckFormed(years=[], size=len(deck), cards=[{"id": c.id, "name": c.name} for c in deck], rng=[start, rng.counter])
+        ev.DeckFormed(
+            years=from_years, size=len(deck), cards=[{"id": c.id, "name": c.name} for c in deck], rng=[start, rng.counter]
+        )
     )
     ctx.emit(ev.FirstPlayerChosen(seat=rig["first_player"], method="rigged"))
     first = first_player_after_overlord(s.config)

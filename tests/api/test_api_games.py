@@ -118,14 +118,21 @@ def test_the_lobby_lists_games_with_filters_and_pages(sqlite_app):
     assert c.get("/api/games?status=paused").status_code == 400
 
 
-def test_a_rigged_game_says_so_everywhere_and_publishes_no_commitment(sqlite_app):
+def test_a_rigged_game_says_so_everywhere_and_its_setup_publishes_the_commitment_its_creation_gave(sqlite_app):
+    """A setup's unplaced cards come from a seed mixed with the server's secret: the commitment the creation answered
+    with is the game's, in the view and in its first event's words (with exact_seed there is none: the creator
+    chose every draw)."""
     api = Api(sqlite_app.test_client())
     setup = {"deck": ["Treasury", "Mason"], "hands": {"0": ["Barracks"]}, "first_player": 0}
-    gid, host, tokens = api.new_game(["human", "random", "random"], setup=setup, reaction_seconds=0)
+    created = api.c.post("/api/games", json={"seats": 3, "setup": setup, "reaction_seconds": 0}).get_json()
+    gid, host = created["id"], created["host_token"]
+    tokens = [api.seat(gid, name="Ann")["token"]] + [api.seat(gid, bot="random")["token"] for _ in range(2)]
     assert api.view(gid)["rigged"] is True
     api.start(gid, host)
     view = api.view(gid, tokens[0])
-    assert view["rigged"] is True and view["table"]["commitment"] == ""
+    assert view["rigged"] is True and view["table"]["commitment"] == created["commitment"] != ""
+    first = sqlite_app.test_client().get(f"/api/games/{gid}/timeline").get_json()["events"][0]["text"]
+    assert first.startswith("A rigged game begins: its creator chose the position;") and "commitment is published" in first
     names = sorted(c["name"] for c in view["table"]["players"][0]["cards"])
     assert names == ["Barracks", "Treasury"]
     listed = sqlite_app.test_client().get("/api/games").get_json()["games"][0]

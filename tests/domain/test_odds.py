@@ -227,8 +227,9 @@ def test_r2_a_claim_of_a_building_whose_5_cards_are_all_placed_is_impossible():
 
 
 def test_r13_r15_classic_odds_count_the_estate_cards_and_their_estate_only_slots():
-    """A rigged Classic position: the unplaced estate cards fill the estate deck (only estates, R13) and share the hands
-    and the deck with the buildings; an estate in the claimant's hand is never the claimed building."""
+    """A rigged Classic position: the unplaced estate cards fill the estate deck and 2 places of each year (only
+    estates, R13, R15) and share the hands and the deck with the buildings; an estate in the claimant's hand is never
+    the claimed building."""
     rig = {
         "deck": ["Temple", "Cellar"],
         "hands": {
@@ -241,7 +242,9 @@ def test_r13_r15_classic_odds_count_the_estate_cards_and_their_estate_only_slots
     t = Table(3, variants="classic", options=PLAIN, rig=rig)
     assert t.state.classic.estate_deck
     u = unseen(t.view(1), 0)
-    assert u.estate_only == len(t.state.classic.estate_deck) and u.estates > u.estate_only
+    in_years = sum(len([c for c in y if c.name not in BUILDINGS]) for _, y in t.state.years)
+    assert in_years == 2 * len(t.state.years) and u.estate_only == len(t.state.classic.estate_deck) + in_years
+    assert u.estates > u.estate_only
     for who in perspectives(t.state):
         for claimant in range(3):
             for claim in BUILDINGS:

@@ -217,11 +217,11 @@ def test_r96_a_discarded_card_gets_a_new_id_in_the_deck():
     t.pass_all()
     discarded = t.of("CardDiscarded")[-1]
     assert discarded.card == old and discarded.new_card != old
-    assert discarded.position == 0 and discarded.deck_size == 2
-    # seat 1's turn comes next and it draws that very card: the id no longer tells it is the same card
-    drawn = t.of("CardDrawn")[-1]
-    assert (drawn.seat, drawn.card, drawn.name) == (1, discarded.new_card, "Temple")
+    assert discarded.position in (0, 1) and discarded.deck_size == 2  # shuffled in at random (R96)
     assert old not in t.state.all_card_ids()
+    # the card is in the deck under its new id only: whoever draws it cannot tell it is the same card
+    cards = {c.id: c.name for c in [*t.state.deck, *(c for p in t.state.players for c in p.cards)]}
+    assert cards[discarded.new_card] == "Temple"
 
 
 def test_r46_temple_moves_a_revealed_card_and_sanctions_the_matching_action():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from aegis.domain.everaegis.catalog import BUILDINGS
 from aegis.domain.everaegis.config import make_config
 from aegis.domain.everaegis.narration import narrate
 from aegis.domain.kernel.errors import MalformedCommand, NotYourTurn
@@ -278,3 +279,30 @@ def test_bad_game_settings_are_refused_with_the_rule(kwargs, rule):
     with pytest.raises(MalformedCommand) as err:
         make_config(**kwargs)
     assert err.value.rule == rule
+
+
+def test_r13_r16_a_setup_deals_the_cards_it_does_not_place_as_any_game_does():
+    """A setup that places no card (only soldiers here) leaves every card to the seed: 5 years of one of each
+    building, each shuffled, and the deck the shuffle of 2 of them (R14-R16) — not years grouped by building in
+    catalog order and an empty deck. Two seeds give two different decks; one that places 3 cards leaves years of
+    as many different buildings as are left."""
+    dealt = Table(3, rig={"soldiers": {"0": 5}}, seed="rig-a")
+    assert dealt.of("DeckFormed")[0].size == 12 and len(dealt.state.years) == 3
+    assert all(sorted(c.name for c in y) == sorted(BUILDINGS) for _, y in dealt.state.years)
+    assert [e.years for e in dealt.of("DeckFormed")] == [["1", "2"]]
+    other = Table(3, rig={"soldiers": {"0": 5}}, seed="rig-b")
+    decks = [[c["name"] for c in t.of("DeckFormed")[0].cards] for t in (dealt, other)]
+    assert decks[0] != decks[1] and sorted(decks[0]) == sorted(BUILDINGS * 2)
+    placed = Table(3, rig={"hands": {"0": ["Library"], "1": ["Library"], "2": ["Mason"]}, "deck": []}, seed="rig-a")
+    years = [y for label, y in placed.state.years if label != "hands"]
+    assert [len({c.name for c in y}) for y in years] == [len(y) for y in years]  # no building twice in a year
+    assert sorted(len(y) for y in years) == [5, 5, 5, 6, 6] and placed.of("DeckFormed")[0].size == 0  # as given
+
+
+def test_r13_r15_a_classic_setup_shuffles_the_estate_deck_and_puts_2_estates_in_each_year():
+    t = Table(3, variants="classic", options={"plain_unknown": 1}, rig={"soldiers": {"0": 5}}, seed="rig-c")
+    assert all(len([c for c in y if c.name not in BUILDINGS]) == 2 for _, y in t.state.years)
+    composition = t.of("YearsFormed")[0].years[0]["composition"]
+    assert composition.get("estate cards") == 2 and not set(composition) - {*BUILDINGS, "estate cards"}  # none named
+    names = [c["name"] for c in t.of("EstateDeckFormed")[0].cards]
+    assert len(names) == 13 and names != sorted(names)

@@ -23,7 +23,7 @@ class GameStarted(Event):
     config: dict[str, Any] = field(default_factory=dict)
     commitment: str = ""
     seed: str = ""
-    rigged: bool = False  # a rigged position (teaching, dispute reproduction) has no seed commitment
+    rigged: bool = False  # a chosen position (teaching, dispute reproduction) or seed: never counted nor rated
     SECRET = ("seed",)
 
 
@@ -43,6 +43,11 @@ def _evolve_game_started(s: GameState, e: GameStarted) -> None:
 
 @narrator(GameStarted)
 def _narrate_game_started(e: dict[str, Any], who: Who) -> str:
+    if e.get("rigged") and e.get("commitment"):
+        return (
+            "A rigged game begins: its creator chose the position; the cards it does not place come from a seed "
+            "committed to before it, whose commitment is published"
+        )
     if e.get("rigged"):
         return "A rigged game begins: its creator chose the position or the seed, so no seed commitment is published"
     return "The game begins; the seed's commitment is published"
