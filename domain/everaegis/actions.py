@@ -267,7 +267,7 @@ def sanction_step(ctx: Ctx) -> bool:
     act = s.play.act
     assert act is not None
     if act.stage == "sanction paid":
-        ctx.emit(ev.SanctionRemoved(seat=act.declarer, action=act.action, reason="used (R110)"))
+        ctx.emit(ev.SanctionRemoved(seat=act.declarer, action=act.action, reason="used (R110)", discarded=True))
         ctx.emit(ev.ActionCompleted(seat=act.declarer, action=act.action, outcome="sanction discharged"))
         return True
     cards = sanction_choices(s)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_work import queue_effect
 from aegis.domain.everaegis.state import GameState
@@ -60,8 +59,8 @@ def use(ctx: Ctx, seat: int, item: str) -> None:
     s = ctx.state
     effect = s.item_effect(item, "used")
     assert effect is not None
-    queue_effect(ctx, seat, item, effect["steps"], "used (R103)")
-    ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason="used (R103)"))
+    # "used once, and then it is discarded" (R103): its last step discards it, once its text has run
+    queue_effect(ctx, seat, item, [*effect["steps"], {"step": "discard_used", "item": item}], "used (R103)")
 
 
 def _consume(ctx: Ctx, mob: int) -> None:

@@ -330,6 +330,10 @@ def _give_said(step: Step) -> str:
 
 
 def _give_bound(step: Step, item: str, offerable: bool) -> Step:
+    if item == "SANCTION" and step["items"] == ["$discarded"] and step["who"] == "self":
+        # "When a player possesses a SANCTION not on an action, that player must place it onto an action of their
+        # choice" (p. 23): taking the discarded SANCTION is placing it, on any player's action
+        return {"step": "sanction", "who": "any player"}
     return {**step, "items": [item if i == "$discarded" else i for i in step["items"]]}
 
 
@@ -564,6 +568,19 @@ def _discard_ref(ctx: Ctx, p: Pending, work: dict[str, Any], ref: str) -> None:
     progress(ctx, ctx.state.pending.effects[0], p.index, {**work, "left": work["left"] - 1})
 
 
+# ----- a consumable item, discarded once its text has run (R103) -----
+
+
+def _discard_used_run(ctx: Ctx, p: Pending, step: Step) -> None:
+    """R103: "the effects written on the back are used once, and then it is discarded": the item goes when its text
+    is done, so what its discard sets off (VIGILANTE) comes after its effect. Its user may have lost it meanwhile (an
+    eliminated player discards every item): then there is nothing left to discard."""
+    s = ctx.state
+    if s.items.held.get(step["item"], {}).get(p.owner, 0) > 0:
+        ctx.emit(ev.ItemDiscarded(seat=p.owner, item=step["item"], reason="used (R103)"))
+    progress(ctx, ctx.state.pending.effects[0], p.index + 1, None)
+
+
 # ----- a choice between lists of steps (R143 'or') -----
 
 
@@ -709,6 +726,7 @@ STEP_KINDS = _registry(
             run=_sanction_run,
             decision=_sanction_decision,
             choose=_sanction_choose,
+            describe=lambda step: f"put a SANCTION on an action of {WHO_SAID.get(step['who'], step['who'])}",
         ),
         StepKind(
             "stop_draw",
@@ -750,6 +768,14 @@ STEP_KINDS = _registry(
             starts_work=False,
             said_later=True,  # the steps chosen say it
             bind=_choose_bound,
+        ),
+        StepKind(
+            "discard_used",
+            (("item", str),),
+            "the user discards the consumable item it used, once its text has run (R103)",
+            run=_discard_used_run,
+            starts_work=False,
+            describe=lambda step: f"discard the {step['item']}",
         ),
         StepKind(
             "sacrifice_to_leader",

@@ -141,8 +141,9 @@ def _use_plan(ctx: Ctx, p: Pending, d: Decision) -> bool:
 
 def fire_triggers(ctx: Ctx) -> None:
     """Abilities acting on an opponent's discarded item (VIGILANTE): queued as effects, "$discarded" bound to
-    the item. Only an item the ability can hand back is offered: a Classic item, the WALL or a BRIG (a TREATY
-    needs its giver, R107-R108; a SANCTION is discarded from a mat, not held, R109-R111)."""
+    the item. Only an item the ability can hand back is offered: a Classic item, the WALL, a BRIG or a SANCTION
+    (taken, it is placed at once on an action of the taker's choice, p. 23); not a TREATY, which needs its giver
+    (R107-R108)."""
     s = ctx.state
     for t in list(s.pending.triggers):
         seat = t["seat"]
@@ -151,7 +152,7 @@ def fire_triggers(ctx: Ctx) -> None:
         entry = s.leader_entry(t["mat"]) or {}
         effect = entry["effects"]["ability"]
         if "item" in t:
-            offerable = t["item"] in ("WALL", "BRIG") or s.item_entry(t["item"]) is not None
+            offerable = t["item"] in ("WALL", "BRIG", "SANCTION") or s.item_entry(t["item"]) is not None
             steps = bind_steps(effect["steps"], t["item"], offerable)
             reason = f"the {t['item']} was discarded"  # whose: the event just before says (no name inside an event)
         else:

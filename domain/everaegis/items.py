@@ -91,7 +91,7 @@ def discard_item(ctx: Ctx, ref: str, reason: str, by: int | None = None) -> None
         ctx.emit(ev.ItemDiscarded(seat=int(ref[5:]), item="BRIG", reason=reason))
     elif ref.startswith("SANCTION@"):
         seat, action = ref[9:].split(":")
-        ctx.emit(ev.SanctionRemoved(seat=int(seat), action=action, reason=reason))
+        ctx.emit(ev.SanctionRemoved(seat=int(seat), action=action, reason=reason, discarded=True))
     else:  # a Classic item, "<NAME>@<seat>"
         item, _, seat = ref.rpartition("@")
         ctx.emit(ev.ItemDiscarded(seat=int(seat), item=item, reason=reason))
@@ -219,7 +219,7 @@ def discard_all_items(ctx: Ctx, seat: int, reason: str) -> None:
     for _ in range(s.players[seat].brigs):
         ctx.emit(ev.ItemDiscarded(seat=seat, item="BRIG", reason=reason))
     for action in list(s.players[seat].sanctions):
-        ctx.emit(ev.SanctionRemoved(seat=seat, action=action, reason=reason))
+        ctx.emit(ev.SanctionRemoved(seat=seat, action=action, reason=reason, discarded=True))
     for item in s.items_of(seat):
         ctx.emit(ev.ItemDiscarded(seat=seat, item=item, reason=reason))
 

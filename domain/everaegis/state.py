@@ -632,8 +632,9 @@ class GameState:
 
     def abilities(self, seat: int, moment: str | None = None) -> list[str]:
         """The mats whose ability ``seat`` has (acting at ``moment``, if given): their own leader's, and in
-        Dictator the shared one (R168, A52 ruling: both). None while eliminated (R123, R130)."""
-        if self.players[seat].eliminated:
+        Dictator the shared one (R168, A52 ruling: both). None while eliminated (R123, R130), nor while possessing the
+        CHOKER: "You do not have an ability while you possess this." (its item page, p. 11)."""
+        if self.players[seat].eliminated or self.items.held.get("CHOKER", {}).get(seat, 0) > 0:
             return []
         out: list[str] = []
         for mat in (self.players[seat].leader, self.classic.dictator):

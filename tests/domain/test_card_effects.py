@@ -366,7 +366,7 @@ def test_e20_a_consumable_waits_for_a_turn_to_end_and_is_used_only_on_its_holder
         t.declare(seat, "recruit")
     assert "use_item" in t.kinds(3)
     t.play({"type": "use_item", "seat": 3, "item": "HAMMER"})
-    assert t.of("ItemDiscarded")[-1].item == "HAMMER" and "R103" in t.of("ItemDiscarded")[-1].reason
+    assert not t.of("ItemDiscarded") and t.state.items.held["HAMMER"] == {3: 1}  # "used once, and then" discarded
     prompt = t.prompts(3)[0]
     assert prompt.kind == "effect_choice" and "HAMMER" in prompt.text
     hidden = [o.label for o in prompt.options if "Keith's" in o.label]
@@ -375,6 +375,8 @@ def test_e20_a_consumable_waits_for_a_turn_to_end_and_is_used_only_on_its_holder
     t.play({"type": "effect_choice", "seat": 3, "choice": t.state.players[1].cards[0].id})
     t.play({"type": "effect_choice", "seat": 3, "choice": t.card(3, "Library")})
     assert len(t.state.players[1].cards) == keiths - 1 and "Library" not in t.revealed(3)
+    assert t.of("ItemDiscarded")[-1].item == "HAMMER" and "R103" in t.of("ItemDiscarded")[-1].reason
+    assert t.of("ItemDiscarded")[-1].seq > t.of("CardDiscarded")[-1].seq  # after its text ran, not before (R103)
     assert not t.state.pending.effects and t.kinds(3) == ["declare"]  # used once; the action is still to come
 
 

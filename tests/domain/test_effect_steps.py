@@ -37,6 +37,7 @@ VOCABULARY = [
     "discard_any_cards",
     "reveal_any",
     "choose",
+    "discard_used",
     "sacrifice_to_leader",
 ]
 

@@ -188,3 +188,65 @@ def test_r131_e20_two_effects_of_one_ability_are_told_apart_when_the_current_pla
     labels = [o.label for o in order.options]
     assert len(labels) == len(set(labels)) == 6
     assert "Resolve Hooded Fox's VIGILANTE (Fred, as the HAMMER was discarded) first" in labels
+
+
+def test_r103_a_used_axe_is_discarded_after_its_reveal_so_vigilante_cannot_take_it_first():
+    """"When this item is used, the effects written on the back are used once, and then it is discarded" (R103): the
+    AXE's reveal comes first, then its discard, and only that discard sets VIGILANTE off; the AXE is never in the
+    Fox's hands before its own effect ran (nor is the order of the two ever asked)."""
+    t = table(hands={"0": ["Temple"], "1": ["Mason", "Treasury"], "2": ["Barracks"]}, items={"1": ["AXE"]})
+    t.declare(FOX, "recruit")
+    t.pass_all()
+    assert t.state.play.current == SALLY and "use_item" in t.kinds(SALLY)
+    t.play({"type": "use_item", "seat": SALLY, "item": "AXE"})
+    assert t.state.items.held["AXE"] == {SALLY: 1} and "effect_order" not in t.kinds(SALLY)
+    jeffs = t.state.players[JEFF].cards[0].id
+    t.play({"type": "effect_choice", "seat": SALLY, "choice": jeffs})
+    types = [e.TYPE for e in t.events]
+    revealed = max(i for i, e in enumerate(t.events) if e.TYPE == "CardRevealed")
+    discarded = max(i for i, e in enumerate(t.events) if e.TYPE == "ItemDiscarded")
+    assert t.events[discarded].item == "AXE" and revealed < discarded
+    assert types[discarded:].count("EffectQueued") == 1 and "VIGILANTE" in t.of("EffectQueued")[-1].source
+    prompt = t.prompts(FOX)[0]
+    assert [o.label for o in prompt.options][:2] == ["Gain 3 soldiers and take the GLOVE", "Gain 3 soldiers and take the AXE"]
+
+
+def test_the_chokers_printed_sentence_plays_its_holder_has_no_ability():
+    """The CHOKER's item page: "You do not have an ability while you possess this." A Fox holding it gets no VIGILANTE
+    when an opponent's HORN is discarded; without it he does (the test above)."""
+    t = table(hands={"0": ["Library"]}, items={"0": ["CHOKER"], "3": ["HORN"]}, soldiers={"0": 1})
+    discard = next(o for o in t.options(FOX) if o.command.get("action") == "library" and "HORN" in o.label)
+    t.play(discard.command)
+    t.pass_all()
+    assert t.of("ItemDiscarded")[-1].item == "HORN"
+    assert not any("VIGILANTE" in e.source for e in t.of("EffectQueued")) and t.soldiers(FOX) == 1
+
+
+def test_r130_a_sanction_is_an_item_so_its_discard_sets_vigilante_off_and_taking_it_is_placing_it():
+    """The SANCTION is an item (p. 2; p. 23: "a SANCTION item is placed on top of that action"), and the one on an
+    opponent's mat is that opponent's: his Library discarding it sets VIGILANTE off. "The discarded ITEM" may be
+    taken: a player possessing a SANCTION not on an action must place it onto an action of their choice (p. 23)."""
+    t = table(hands={"0": ["Library"]}, sanctions={"1": ["recruit"]}, soldiers={"0": 1})
+    discard = next(o for o in t.options(FOX) if o.command.get("action") == "library" and "SANCTION" in o.label)
+    t.play(discard.command)
+    t.pass_all()
+    assert t.of("SanctionRemoved")[-1].discarded and "VIGILANTE" in t.of("EffectQueued")[-1].source
+    labels = [o.label for o in t.prompts(FOX)[0].options]
+    assert labels[:2] == ["Gain 3 soldiers and take the GLOVE", "Gain 3 soldiers and put a SANCTION on an action of a player"]
+    t.play({"type": "effect_choice", "seat": FOX, "choice": 1})
+    assert t.soldiers(FOX) == 4
+    pick = t.prompts(FOX)[0]
+    assert pick.text.endswith("put a SANCTION on an action of a player: choose the player")
+    t.play({"type": "effect_choice", "seat": FOX, "choice": JEFF})
+    t.play({"type": "effect_choice", "seat": FOX, "choice": "war"})
+    placed = t.of("SanctionPlaced")[-1]
+    assert (placed.seat, placed.action) == (JEFF, "war") and "VIGILANTE" in placed.reason
+
+
+def test_r110_a_sanction_used_up_is_discarded_and_sets_vigilante_off():
+    """"If you did, discard this Sanction" (its red side): a sanctioned action used by an opponent sets VIGILANTE off."""
+    t = table(hands={"1": ["Mason", "Temple"]}, sanctions={"1": ["recruit"]}, first_player=SALLY)
+    t.declare(SALLY, "recruit")
+    t.play(t.legal(SALLY)[0])  # the SANCTION's discard of an unrevealed card
+    assert t.of("SanctionRemoved")[-1].reason == "used (R110)" and t.of("SanctionRemoved")[-1].discarded
+    assert any("VIGILANTE" in e.source and "SANCTION" in e.reason for e in t.of("EffectQueued"))

@@ -469,14 +469,16 @@ def test_r178_a_mob_holding_a_usable_consumable_in_its_end_phase_uses_it_before_
     for kind in ("end_phase", "use_item"):
         ctx = Ctx(state.clone())
         DECISIONS[kind].by_rules(ctx, 1)
-        assert [e.TYPE for e in ctx.events] == ["EffectQueued", "ItemDiscarded"] and ctx.events[1].item == "HAMMER"
+        [queued] = ctx.events  # the HAMMER's text, which discards it last ("used once, and then", R103)
+        assert queued.TYPE == "EffectQueued" and queued.steps[-1] == {"step": "discard_used", "item": "HAMMER"}
     ctx = Ctx(state.clone())
     advance(ctx)
     types = [e.TYPE for e in ctx.events]
     used = types.index("ItemDiscarded")
     demise = next(i for i, e in enumerate(ctx.events) if e.TYPE == "PhaseBegan" and e.phase == "demise")
     assert ctx.events[used].item == "HAMMER" and ctx.events[demise].seat == 1
-    assert used < types.index("EffectEnded") < demise and "DieRolled" in types[used:demise]  # choices by the D8 (R179)
+    queued = types.index("EffectQueued")
+    assert queued < used < types.index("EffectEnded") < demise and "DieRolled" in types[queued:used]  # the D8's (R179)
 
 
 def test_r178_a_mob_uses_a_reactive_item_the_moment_the_occasion_occurs():

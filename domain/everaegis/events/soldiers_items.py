@@ -243,15 +243,22 @@ def _narrate_sanction_not_placed(e: dict[str, Any], who: Who) -> str:
 
 @event
 class SanctionRemoved(Event):
+    """A SANCTION leaves a mat for the reserve. ``discarded``: it was discarded (used up, R110; discarded by an effect
+    or an action; its holder eliminated), which sets off what acts on an opponent's discarded item (VIGILANTE); not
+    so when a taker places it again (Artificers), nor in a record written before this field (it did not then)."""
+
     seat: int = 0
     action: str = ""
     reason: str = ""
+    discarded: bool = False
 
 
 @handler(SanctionRemoved)
 def _evolve_sanction_removed(s: GameState, e: SanctionRemoved) -> None:
     s.players[e.seat].sanctions.remove(e.action)
     s.items.sanction_supply += 1
+    if e.discarded:  # the SANCTION is an item (p. 2, p. 23): the one on a mat is its player's
+        _note_discard(s, e.seat, "SANCTION")
 
 
 @narrator(SanctionRemoved)
