@@ -125,10 +125,18 @@ def import_(args: argparse.Namespace) -> int:
     from aegis.service.errors import ServiceError
 
     try:
-        with open(args.file) as f:
+        with open(args.file, encoding="utf-8") as f:
             lines = f.readlines()
     except OSError as err:
         return _fail(err)
+    except UnicodeDecodeError as err:  # a binary file: refused in one line as any other file that is no export
+        line = err.object[: err.start].count(b"\n") + 1
+        print(
+            f"aegis: cannot import {args.file}: line {line} is not UTF-8 text (byte {err.object[err.start]:#04x} at "
+            f"offset {err.start}): this is not a file 'aegis export' wrote",
+            file=sys.stderr,
+        )
+        return 1
     svc = _service()
     try:
         gid = import_lines(svc, lines)

@@ -281,6 +281,13 @@ def test_a_file_that_is_no_export_is_refused_saying_what_is_wrong_and_where(sqli
         refused = subprocess.run(aegis("import", str(path)), env=target, capture_output=True, text=True, timeout=60)
         assert refused.returncode == 1 and f"cannot import {path}: " in refused.stderr and words in refused.stderr, refused.stderr
         assert "Traceback" not in refused.stderr
+    binary = tmp_path / "binary.ndjson"  # not text at all: refused the same way, not with a UnicodeDecodeError
+    binary.write_bytes(b"\x1f\x8b\x08\x00" + bytes(range(256)))
+    refused = subprocess.run(aegis("import", str(binary)), env=target, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and refused.stderr == (
+        f"aegis: cannot import {binary}: line 1 is not UTF-8 text (byte 0x8b at offset 1): "
+        "this is not a file 'aegis export' wrote\n"
+    ), refused.stderr
     whole = tmp_path / "whole.ndjson"
     whole.write_text("\n".join(lines))
     imported = subprocess.run(aegis("import", str(whole)), env=target, capture_output=True, text=True, timeout=60)
