@@ -216,12 +216,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     from aegis.domain.kernel.errors import MalformedCommand
+    from aegis.service.store_open import StoreNotOpened
 
     try:
         return int(args.run(args))
     except MalformedCommand as err:  # a setting the service refuses: said in one line, naming it, not a traceback
         print(f"aegis: {err.message}", file=sys.stderr)
         return 2
+    except StoreNotOpened as err:  # no such database, nothing on its port, no such folder: one line naming the store
+        print(f"aegis: {err.message}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return _reader_gone()
 

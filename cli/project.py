@@ -63,13 +63,41 @@ def project(args: argparse.Namespace) -> int:
 
 
 def rebuild_projections(args: argparse.Namespace) -> int:
-    from aegis.cli.progress import Progress
     from aegis.cli.records import store_missing
-    from aegis.projections.worker import read_only, rebuild
+    from aegis.service.store_open import one_line
 
     if store_missing("rebuild-projections"):  # it reads the events; an empty store would rebuild nothing
         return 1
     app, store, settings = _parts()
+    try:
+        return _rebuild(args, app, store, settings)
+    except Exception as err:
+        from redis.exceptions import RedisError
+
+        if not isinstance(err, RedisError):
+            raise
+        print(
+            f"aegis: Redis at {_where(settings.redis_url)} does not answer ({type(err).__name__}: {one_line(str(err))}): "
+            "the projections were not rebuilt; run 'aegis rebuild-projections' again once it answers",
+            file=sys.stderr,
+        )
+        return 1
+    finally:
+        app.close()
+
+
+def _where(url: str | None) -> str:
+    """A Redis URL without its credentials (``redis://:secret@host``), for a message."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url or "")
+    return f"{parts.scheme}://{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}{parts.path}"
+
+
+def _rebuild(args: argparse.Namespace, app: GameStore, store: ViewStore, settings: Settings) -> int:
+    from aegis.cli.progress import Progress
+    from aegis.projections.worker import read_only, rebuild
+
     total = app.recorder.max_notification_id() or 0
     where = "Redis" if settings.redis_url else "memory (nothing is kept: set REDIS_URL to rebuild the Redis views)"
     print(f"aegis rebuild-projections: {total} stored events into {where}", flush=True)
@@ -83,7 +111,6 @@ def rebuild_projections(args: argparse.Namespace) -> int:
         f"projected, the rest passed over unread; reading every event alone: {floor['events_per_s']:.0f} events/s, "
         f"the rebuild took {seconds / floor['seconds'] if floor['seconds'] else 0:.2f}x that)"
     )
-    app.close()
     return 0
 
 

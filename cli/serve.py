@@ -29,7 +29,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from aegis.service.settings import load
 
-    load()  # the settings refused here, in one line (cli/main.py), not by each worker with a traceback
+    settings = load()  # the settings refused here, in one line (cli/main.py), not by each worker with a traceback
+    if args.workers > 0:
+        _check_store(settings)
     if args.server == "asgi":
         return _uvicorn(args) if args.workers == 0 else _gunicorn(args, asgi=True)
     if args.workers == 0:
@@ -42,6 +44,22 @@ def run(args: argparse.Namespace) -> int:
         app.run(host=args.host, port=args.port, threaded=True, use_reloader=False)
         return 0
     return _gunicorn(args, asgi=False)
+
+
+def _check_store(settings: Any) -> None:
+    """Open the store once before gunicorn starts its workers: an error that waiting cannot mend (no such database,
+    role or folder) stops the server here, in one line (``StoreNotOpened``, said by ``cli/main.py``), instead of every
+    worker waiting for it for ever; one that may pass (nothing answers on the port yet) is said, and the workers
+    start and wait for the store (``api/workers.py``)."""
+    from aegis.service.games import GameStore
+    from aegis.service.store_open import StoreNotOpened
+
+    try:
+        GameStore(settings).close()
+    except StoreNotOpened as err:
+        if err.lasting:
+            raise
+        logging.getLogger("aegis.cli.serve").warning("%s: starting the workers, which wait for it", err.message)
 
 
 def _uvicorn(args: argparse.Namespace) -> int:

@@ -46,6 +46,7 @@ from aegis.service.rulesets import BOT_NAMES, ruleset_named
 from aegis.service.settings import MAX_CLOCK, MIN_CLOCK, Settings, load
 from aegis.service.snapshots import SnapshotCompressor, Snapshotter, crossed
 from aegis.service.store_health import WriteHealth
+from aegis.service.store_open import opening_failed
 from aegis.service.topics import stored_topics
 from aegis.service.views import ViewCache
 
@@ -73,8 +74,14 @@ class GameStore(Application):
     def __init__(self, settings: Settings):
         self.snapshot_interval = settings.snapshot_interval
         self.health = WriteHealth()  # a save that failed because the store cannot be written (store_health)
-        with creating(settings.store_env):  # processes starting together create the tables one at a time
-            super().__init__(env={**settings.store_env, "IS_SNAPSHOTTING_ENABLED": "y"})
+        try:
+            with creating(settings.store_env):  # processes starting together create the tables one at a time
+                super().__init__(env={**settings.store_env, "IS_SNAPSHOTTING_ENABLED": "y"})
+        except Exception as err:  # said in one line naming the store, and whether waiting can mend it (store_open)
+            found = opening_failed(err, settings.store_env)
+            if found is None:
+                raise
+            raise found from err
         self.snapshotter = Snapshotter(self._write_snapshot)
         self.commits = GroupCommit(self._record)
 

@@ -106,6 +106,11 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
             data.mkdir(parents=True, exist_ok=True)
             store["SQLITE_DBNAME"] = str(data / "aegis.sqlite")
         store.setdefault("SQLITE_LOCK_TIMEOUT", "10")
+        lock_timeout = store["SQLITE_LOCK_TIMEOUT"].strip()
+        if lock_timeout and not (lock_timeout.isascii() and lock_timeout.isdigit()):  # the library takes whole seconds
+            raise MalformedCommand(
+                f"environment variable SQLITE_LOCK_TIMEOUT must be a whole number of seconds, not {lock_timeout!r}"
+            )
     elif store["PERSISTENCE_MODULE"] in ("postgres", "eventsourcing.postgres"):
         store["PERSISTENCE_MODULE"] = POSTGRES
         for name, default in (("POSTGRES_DBNAME", "aegis"), ("POSTGRES_HOST", "127.0.0.1"), ("POSTGRES_PORT", "5432")):

@@ -187,3 +187,61 @@ def test_two_multi_worker_servers_on_one_machine_each_serve_and_leave_no_shared_
     finally:
         for server in servers:
             server.stop()
+
+
+NO_DATABASE = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": "aegis_no_such_db", "POSTGRES_USER": "postgres"}
+
+
+def _one_line_refusal(argv: list[str], env: dict[str, str], cwd: Path, *words: str) -> None:
+    """``aegis <argv>`` stops within 30 s with rc != 0 and says why in one ``aegis: ...`` line naming ``words``."""
+    out = subprocess.run(aegis(*argv), env={**clean_env(), **env}, cwd=cwd, capture_output=True, text=True, timeout=30)
+    assert out.returncode != 0, out
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("aegis: "), out.stderr
+    assert all(w in lines[0] for w in words), lines[0]
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        (NO_DATABASE, ["cannot open the event store", "'aegis_no_such_db'", "does not exist"]),
+        (
+            {"SQLITE_DBNAME": "/nonexistent/aegis-dir/x.sqlite"},
+            ["/nonexistent/aegis-dir/x.sqlite", "/nonexistent/aegis-dir does not exist"],
+        ),
+        ({"SQLITE_LOCK_TIMEOUT": "abc"}, ["SQLITE_LOCK_TIMEOUT", "'abc'"]),
+    ],
+    ids=["no-such-database", "no-such-folder", "bad-lock-timeout"],
+)
+def test_serve_refuses_a_store_that_cannot_come_back_in_one_line_before_serving(tmp_path, env, words, workers):
+    """M2/M3: a database that does not exist, a folder that is not there or a bad SQLite setting is said in one line
+    naming it (not a traceback), and with --workers the server stops at once instead of its workers waiting for ever."""
+    if "POSTGRES_DBNAME" in env:
+        _need_postgres()
+    argv = ["serve", "--port", str(free_port()), "--workers", workers]
+    _one_line_refusal(argv, env, tmp_path, *words)
+
+
+def _need_postgres() -> None:
+    from tests.conftest import need_server
+
+    try:
+        with socket.create_connection(("127.0.0.1", 5432), timeout=3):
+            pass
+    except OSError as err:
+        need_server("PostgreSQL at 127.0.0.1:5432", err)
+
+
+def test_the_record_commands_say_in_one_line_that_the_store_cannot_be_opened(tmp_path):
+    """M2: verify and export on a database that does not exist or a port where nothing listens; serve in-process on
+    that port (it does not wait); rebuild-projections with Redis away: one line each, naming what failed."""
+    _need_postgres()
+    game = "00000000-0000-0000-0000-000000000000"
+    _one_line_refusal(["verify", game], NO_DATABASE, tmp_path, "'aegis_no_such_db' on 127.0.0.1:5432", "does not exist")
+    closed = {**NO_DATABASE, "POSTGRES_DBNAME": "test", "POSTGRES_PORT": str(free_port())}
+    _one_line_refusal(["export", game], closed, tmp_path, f"127.0.0.1:{closed['POSTGRES_PORT']}", "Connection refused")
+    _one_line_refusal(["serve", "--port", str(free_port())], closed, tmp_path, "Connection refused")
+    no_redis = {**closed, "POSTGRES_PORT": "5432", "REDIS_URL": f"redis://127.0.0.1:{free_port()}/5"}
+    _one_line_refusal(["rebuild-projections", "--quiet"], {**no_redis, "AEGIS_REDIS_PREFIX": "aegis-test-nowhere:"}, tmp_path)
+    _one_line_refusal(["rebuild-projections", "--quiet"], no_redis, tmp_path, "Redis at redis://127.0.0.1:", "does not answer")
