@@ -59,14 +59,22 @@ class Server:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                log_masking.install()  # the server has set its loggers up by now
-                await self.hub.start()
+                await self.startup()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                self.hub.stop()
-                self.wsgi.shutdown()
+                self.shutdown()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+    async def startup(self) -> None:
+        """What the server's lifespan startup does (also called by a worker that built the app late, once the store
+        answered: ``api/workers.py``)."""
+        log_masking.install()  # the server has set its loggers up by now
+        await self.hub.start()
+
+    def shutdown(self) -> None:
+        self.hub.stop()
+        self.wsgi.shutdown()
 
     async def _flask(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = [(k.lower(), v) for k, v in scope["headers"]]

@@ -13,6 +13,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -245,3 +246,103 @@ def test_the_record_commands_say_in_one_line_that_the_store_cannot_be_opened(tmp
     no_redis = {**closed, "POSTGRES_PORT": "5432", "REDIS_URL": f"redis://127.0.0.1:{free_port()}/5"}
     _one_line_refusal(["rebuild-projections", "--quiet"], {**no_redis, "AEGIS_REDIS_PREFIX": "aegis-test-nowhere:"}, tmp_path)
     _one_line_refusal(["rebuild-projections", "--quiet"], no_redis, tmp_path, "Redis at redis://127.0.0.1:", "does not answer")
+
+
+class _Proxy:
+    """A TCP relay from a port of its own to PostgreSQL, started when the test says: until then nothing listens on
+    that port (a database that is not up yet), and a worker's connections are refused for real."""
+
+    def __init__(self, port: int, target: int = 5432):
+        import asyncio
+        import threading
+
+        self.port, self.target = port, target
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.server: Any = None
+
+    def start(self) -> None:
+        import asyncio
+
+        async def pipe(reader: Any, writer: Any) -> None:
+            with contextlib.suppress(OSError):
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+            writer.close()
+
+        async def relay(reader: Any, writer: Any) -> None:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+        async def serve() -> Any:
+            return await asyncio.start_server(relay, "127.0.0.1", self.port)
+
+        self.thread.start()
+        self.server = asyncio.run_coroutine_threadsafe(serve(), self.loop).result(10)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.loop.call_soon_threadsafe(self.server.close)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+def _get(url: str, timeout: float = 3) -> tuple[int, dict[str, Any], float]:
+    import urllib.error
+
+    t0 = time.monotonic()
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status, json.loads(r.read()), time.monotonic() - t0
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read()), time.monotonic() - t0
+
+
+def test_a_worker_waiting_for_the_store_answers_its_probes_and_serves_once_the_database_is_up(tmp_path):
+    """M3: PostgreSQL is not up yet when ``aegis serve --workers 1`` starts (nothing listens on its port: that may
+    pass, so the server starts and its worker waits, as the README says). Meanwhile /healthz answers at once,
+    /readyz answers 503 with the reason, and a route 503 with Retry-After; once the database is up the same worker
+    serves, ready."""
+    from tests.conftest import pg_schema
+
+    with pg_schema("aegis_wait_") as pg:
+        db_port = free_port()
+        env = {**clean_env(), **pg, "POSTGRES_PORT": str(db_port)}
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        log_path = tmp_path / "serve.log"
+        proxy = _Proxy(db_port)
+        with log_path.open("w") as log:
+            command = aegis("serve", "--port", str(port), "--workers", "1")
+            proc = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=log, stderr=log)
+        try:
+            deadline = time.monotonic() + 30
+            while "this worker waits" not in json.dumps(_probe(url + "/readyz")):
+                assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.1)
+            status, body, seconds = _get(url + "/healthz")
+            assert (status, body) == (200, {"status": "ok"}) and seconds < 1.0, (status, body, seconds)
+            status, body, seconds = _get(url + "/readyz")
+            assert status == 503 and body["status"] == "unavailable" and seconds < 1.0, (body, seconds)
+            assert f"127.0.0.1:{db_port}" in body["store"] and "Connection refused" in body["store"], body
+            status, body, _ = _get(url + "/api/games")
+            assert status == 503 and body["type"] == "/api/problems/unavailable", body
+            proxy.start()
+            deadline = time.monotonic() + 40
+            while _probe(url + "/readyz").get("status") != "ready":
+                assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()[-3000:]
+                time.sleep(0.2)
+            status, body, _ = _get(url + "/api/games")
+            assert status == 200, body
+            assert "Traceback" not in log_path.read_text(), log_path.read_text()[-3000:]
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+            proxy.stop()
+
+
+def _probe(url: str) -> dict[str, Any]:
+    try:
+        return _get(url)[1]
+    except (OSError, ValueError):
+        return {}
