@@ -105,13 +105,18 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
         try:
             stored = store.recorder.max_notification_id() or 0
             reason = prober(store.recorder, svc.settings.store_env, svc.settings.min_free_bytes)
-        except Exception as err:  # any failure of the store means not ready
-            return jsonio.response(HealthOut().dump({"status": "unavailable", "store": f"{type(err).__name__}: {err}"}), 503)
+        except Exception as err:  # any failure of the store means not ready; unwritable if it says it cannot be written
+            reason = store_health.cause(err)
+            if reason is None:
+                out = {"status": "unavailable", "store": f"{type(err).__name__}: {err}"}
+                return jsonio.response(HealthOut().dump(out), 503)
         failure = store.health.failure  # a save failed for such a reason, and none has succeeded since
         if reason is None and failure is not None:
             reason = failure[0]
         if reason is not None:
             words = f"{store_health.WORDS[reason]}: {store_health.FIX[reason]}"
+            if failure is not None and failure[0] == reason:
+                words += f" (the database said: {failure[2]})"
             return jsonio.response(HealthOut().dump({"status": "unwritable", "store": words}), 503)
         out = {"status": "ready", "store": svc.settings.persistence}
         if svc.settings.redis_url:

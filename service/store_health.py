@@ -1,4 +1,5 @@
-"""Whether the event store can be written, and why not when retrying cannot help (a full disk, a read-only store).
+"""Whether the event store can be written, and why not when retrying cannot help (a full disk, a read-only store, or
+files the operating system will not let it write: SQLite's "disk I/O error", a permission refused).
 
 A store that does not answer (PostgreSQL restarting, a lock held too long) is worth retrying: the API answers 503
 with ``Retry-After``. A full disk or a read-only database fails every write until an operator acts: the 503 says
@@ -20,7 +21,7 @@ FULL = "full"
 READ_ONLY = "read-only"
 WORDS = {
     FULL: "the event store's disk is full",
-    READ_ONLY: "the event store is read-only",
+    READ_ONLY: "the event store is read-only (its database, files or disk refuse writes)",
 }
 FIX = {
     FULL: "retrying will not help until an operator frees disk space",
@@ -28,7 +29,17 @@ FIX = {
 }
 _SIGNS = {  # words the databases use (SQLite, PostgreSQL, the operating system)
     FULL: ("database or disk is full", "no space left on device", "could not extend file", "disk quota exceeded"),
-    READ_ONLY: ("readonly database", "read-only transaction", "read-only file system", "during recovery"),
+    # an I/O error or a permission the operating system refuses on a write (SQLite's "disk I/O error": EPERM, EIO,
+    # EROFS on its files) lasts until an operator looks, as a read-only database does: not "try again in a second"
+    READ_ONLY: (
+        "readonly database",
+        "read-only transaction",
+        "read-only file system",
+        "during recovery",
+        "disk i/o error",
+        "permission denied",
+        "operation not permitted",
+    ),
 }
 
 

@@ -162,3 +162,44 @@ def test_a_store_that_is_writable_again_is_ready_again(tmp_path):
     assert health.failure is not None and health.failure[0] == "full"
     health.saved()
     assert health.failure is None
+
+
+def _immutable(path, on: bool) -> subprocess.CompletedProcess:
+    return subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True, text=True)
+
+
+def test_a_store_whose_files_refuse_writes_mid_run_is_unwritable_not_try_again(tmp_path):
+    """L2: the operating system refuses SQLite's writes while the service is up (its write-ahead log made immutable:
+    every write() gets EPERM, SQLite says "disk I/O error"). That lasts until an operator acts: the write's 503 says
+    the store cannot be written, without Retry-After, and /readyz says 'unwritable', as for a read-only database;
+    not "does not answer, try again" every second. Once the file takes writes again, so does the service."""
+    path = tmp_path / "aegis.sqlite"
+    app = make_app({"SQLITE_DBNAME": str(path)})
+    wal = tmp_path / "aegis.sqlite-wal"
+    now = [1000.0]
+    app.extensions["aegis.prober"].clock = lambda: now[0]  # /readyz's look is reused for PROBE_SECONDS
+    try:
+        c = app.test_client()
+        assert c.post("/api/games", json={"seats": 3}).status_code == 201
+        assert wal.exists()
+        done = _immutable(wal, True)
+        if done.returncode != 0:
+            if os.environ.get("CI", "").lower() == "true":
+                pytest.fail(f"cannot make a file immutable ({done.stderr.strip()}); CI runs as root on ext4 here")
+            pytest.skip(f"cannot make a file immutable: {done.stderr.strip()}")
+        try:
+            r = c.post("/api/games", json={"seats": 3})
+            body = r.get_json()
+            assert r.status_code == 503 and body["type"] == "/api/problems/store-read-only", body
+            assert "retrying will not help" in body["detail"] and "Retry-After" not in r.headers, (body, r.headers)
+            ready = c.get("/readyz")
+            assert ready.status_code == 503 and ready.get_json()["status"] == "unwritable", ready.get_json()
+            assert "disk I/O error" in ready.get_json()["store"], ready.get_json()
+        finally:
+            _immutable(wal, False)
+        assert c.post("/api/games", json={"seats": 3}).status_code == 201
+        now[0] += 60
+        assert c.get("/readyz").get_json()["status"] == "ready"
+    finally:
+        _immutable(wal, False)
+        close_app(app)
