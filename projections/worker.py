@@ -26,6 +26,7 @@ from eventsourcing.persistence import Notification
 from aegis.projections.store import ViewStore
 from aegis.projections.views import KEEP_GAMES, TOPICS, Projector
 from aegis.service.games import GameStore
+from aegis.service.outage import Outage
 
 log = logging.getLogger(__name__)
 BATCH = 500
@@ -121,6 +122,8 @@ class Worker:
         """Project until ``stop``. Store outages are retried; the position makes the retry safe."""
         source: _subscribed | None = None
         subscribable: bool | None = None
+        # 0.5 s doubling to 30 s between attempts, the first failure logged and then a line at growing intervals
+        outage = Outage(log, "projection step failed, retrying")
         try:
             while not self.stopping.is_set():
                 try:
@@ -128,13 +131,13 @@ class Worker:
                         subscribable = self._can_subscribe()
                         source = _subscribed(self) if subscribable else None
                     self.catch_up_locked()
-                except Exception as err:  # Redis or the database away: wait and try again
+                except Exception as err:  # Redis or the database away: wait and try again, less and less often
                     self.projector.forget()
                     if on_error:
                         on_error(err)
-                    log.warning("projection step failed, retrying: %s: %s", type(err).__name__, err)
-                    self.stopping.wait(1.0)
+                    self.stopping.wait(outage.failed(err))
                     continue
+                outage.succeeded()
                 if source is not None and not source.thread.is_alive():
                     with contextlib.suppress(Exception):
                         source.stop()  # the database dropped the subscription: subscribe again next step

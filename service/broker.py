@@ -24,6 +24,8 @@ from typing import Any, Protocol
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from aegis.service.outage import Outage
+
 log = logging.getLogger(__name__)
 DEFAULT_PREFIX = "aegis:"  # AEGIS_REDIS_PREFIX: two deployments sharing a Redis hear only their own notices
 WARN_EVERY = 10.0  # seconds between warnings while Redis does not take notices
@@ -179,6 +181,8 @@ class _RedisAllListener:
         self.prefix = prefix
         self.subscribed = False
         self.flowing = False  # the last look at the subscription worked: notices of other processes arrive
+        # while Redis does not answer: attempts spaced out (0.5 s doubling to 30 s), a line at growing intervals
+        self.outage = Outage(log, "cannot listen to every game's notices (streams look at the store meanwhile)")
         self._subscribe()
 
     def _subscribe(self) -> None:
@@ -186,9 +190,14 @@ class _RedisAllListener:
             self.pubsub.psubscribe(pattern_of(self.prefix))
             self.subscribed = True
         except _REDIS_DOWN as err:
-            log.warning("cannot listen to every game's notices: %s", err)
+            self.outage.failed(err)
 
     def get(self, timeout: float) -> list[Notice]:
+        wait = self.outage.due()
+        if wait > 0:  # Redis failed a moment ago: the next attempt waits its turn (returning within ``timeout``)
+            self.flowing = False
+            time.sleep(min(timeout, wait))
+            return []
         if not self.subscribed:
             self._subscribe()
             if not self.subscribed:
@@ -204,9 +213,10 @@ class _RedisAllListener:
                     out.append(notice)
                 message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
             self.flowing = self.pubsub.connection is not None and self.pubsub.subscribed
-        except _REDIS_DOWN as err:
             if self.flowing:
-                log.warning("lost every game's notices, for now: %s", err)
+                self.outage.succeeded()
+        except _REDIS_DOWN as err:
+            self.outage.failed(err)
             self.flowing = False
             time.sleep(min(timeout, self.RETRY))
         return out
@@ -230,6 +240,7 @@ class _RedisListener:
         self.prefix = prefix
         self.channel = channel_of(prefix, game_id)
         self.subscribed = False
+        self.outage = Outage(log, f"cannot listen to {self.channel}, reading the store meanwhile")
         self._subscribe()
 
     def _subscribe(self) -> None:
@@ -237,9 +248,13 @@ class _RedisListener:
             self.pubsub.subscribe(self.channel)
             self.subscribed = True
         except _REDIS_DOWN as err:
-            log.warning("cannot listen to %s, reading the store meanwhile: %s", self.channel, err)
+            self.outage.failed(err)
 
     def get(self, timeout: float) -> int | None:
+        wait = self.outage.due()
+        if wait > 0:  # Redis failed a moment ago: the next attempt waits its turn
+            time.sleep(min(timeout, wait))
+            return None
         if not self.subscribed:
             self._subscribe()
             if not self.subscribed:
@@ -253,8 +268,9 @@ class _RedisListener:
                 if notice is not None:
                     latest = max(latest or 0, notice.seq)
                 message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
+            self.outage.succeeded()
         except _REDIS_DOWN as err:  # redis-py subscribes again by itself when it reconnects
-            log.warning("lost %s, reading the store meanwhile: %s", self.channel, err)
+            self.outage.failed(err)
             time.sleep(min(timeout, self.RETRY))
         return latest
 
