@@ -41,6 +41,8 @@ class Server:
         self.slots = flask_app.extensions["aegis.stream_slots"]
         self.wsgi = WsgiBridge(flask_app, threads=threads)
         self.max_body = self.service.settings.max_body
+        self.streams_open = 0  # streams being served now
+        self._stopping: asyncio.Event | None = None  # set when the server's shutdown begins (``stop_streams``)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -75,6 +77,19 @@ class Server:
     def shutdown(self) -> None:
         self.hub.stop()
         self.wsgi.shutdown()
+
+    def _stop_event(self) -> asyncio.Event:
+        if self._stopping is None:
+            self._stopping = asyncio.Event()
+        return self._stopping
+
+    async def stop_streams(self) -> None:
+        """Shutdown begins (``api/workers.py``'s ``Server``, before uvicorn waits for its connections): every open
+        stream, and any opened from now on, ends at once, cleanly (a comment, then the end of its chunked body),
+        instead of being cancelled when uvicorn's graceful shutdown runs out. Returns once none is open."""
+        self._stop_event().set()
+        while self.streams_open:
+            await asyncio.sleep(0.01)
 
     async def _flask(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = [(k.lower(), v) for k, v in scope["headers"]]
@@ -137,19 +152,27 @@ class Server:
             while (await receive())["type"] != "http.disconnect":
                 pass
 
-        streaming, watching = asyncio.create_task(pump()), asyncio.create_task(gone())
+        self.streams_open += 1
         try:
-            await asyncio.wait({streaming, watching}, return_when=asyncio.FIRST_COMPLETED)
+            streaming, watching = asyncio.create_task(pump()), asyncio.create_task(gone())
+            ending = asyncio.create_task(self._stop_event().wait())  # the server's shutdown
+            try:
+                await asyncio.wait({streaming, watching, ending}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (streaming, watching, ending):
+                    task.cancel()
+                await asyncio.gather(streaming, watching, ending, return_exceptions=True)
+            client_here = not watching.done() or watching.cancelled()
+            if streaming.done() and not streaming.cancelled():
+                failure = streaming.exception()
+                if failure is not None:  # after the headers: the stream just ends, its client resumes with Last-Event-ID
+                    log.warning("a stream of game %s ended on an error: %r", gid, failure)
+                if client_here:
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+            elif client_here:  # the server is shutting down: the stream ends whole, its client resumes elsewhere
+                await send({"type": "http.response.body", "body": sse.GOING_AWAY_BYTES, "more_body": False})
         finally:
-            for task in (streaming, watching):
-                task.cancel()
-            await asyncio.gather(streaming, watching, return_exceptions=True)
-        if streaming.done() and not streaming.cancelled():
-            failure = streaming.exception()
-            if failure is not None:  # after the headers: the stream just ends, its client resumes with Last-Event-ID
-                log.warning("a stream of game %s ended on an error: %r", gid, failure)
-            if not watching.done() or watching.cancelled():
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            self.streams_open -= 1
 
 
 async def _problem(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:

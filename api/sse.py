@@ -28,6 +28,8 @@ from aegis.service.games import GameService
 BATCH = 500  # events per read: a reader further behind gets them in several reads, at once
 KEEPALIVE = ": keep-alive\n\n"
 KEEPALIVE_BYTES = KEEPALIVE.encode()
+# the last words of a stream the server ends because it is shutting down (not the game's end: no ``event: end``)
+GOING_AWAY_BYTES = b": the server is shutting down; resume with Last-Event-ID\n\n"
 MEDIA_TYPE = "text/event-stream; charset=utf-8"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 TOKEN_IN_QUERY = (  # every route's refusal of a token in its URL (api/__init__.py), the stream's own below

@@ -1,7 +1,7 @@
 """The gunicorn worker classes of ``aegis serve --workers N``: uvicorn's (``Worker``), which serves ``api.asgi:app`` on an
-event loop, with a bounded graceful shutdown: an event stream never ends by itself, so on shutdown the streams
-still open after ``GRACE_SECONDS`` are closed (their clients resume elsewhere with ``Last-Event-ID``); and the
-threaded one of ``--server wsgi`` (``ThreadedWorker``).
+event loop, with a bounded graceful shutdown: an event stream never ends by itself, so when shutdown begins the open
+streams are ended cleanly (``Server``; their clients resume elsewhere with ``Last-Event-ID``), and whatever is still
+running after ``GRACE_SECONDS`` is cancelled; and the threaded one of ``--server wsgi`` (``ThreadedWorker``).
 
 Both boot while the event store does not answer: building the app opens the store, and gunicorn stops the whole
 server (every worker, for good) when a worker fails to boot. So a worker started during a store outage (after a
@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
+import sys
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
 
+import uvicorn
 from eventsourcing.persistence import PersistenceError
+from gunicorn.arbiter import Arbiter  # type: ignore[import-untyped]
 from gunicorn.workers.gthread import ThreadWorker  # type: ignore[import-untyped]
 from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]
 
@@ -29,6 +33,8 @@ from aegis.api import problems
 from aegis.service.store_open import one_line
 
 GRACE_SECONDS = 5
+STREAMS_END_SECONDS = 2.0  # at shutdown, the open streams are ended and this long at most is given to them
+log = logging.getLogger(__name__)
 STORE_RETRY_SECONDS = (0.5, 10.0)  # the first wait for the store, and the longest
 
 
@@ -192,9 +198,34 @@ class WaitsForTheStore:
             self.wsgi = wait if self.asgi_worker else wait.wsgi
 
 
+class Server(uvicorn.Server):
+    """uvicorn's server, which tells the app that shutdown begins before it waits for the open connections: the app's
+    event streams then end cleanly (``api/serving.py``'s ``stop_streams``: a comment and the end of the chunked
+    body), instead of being cancelled after ``GRACE_SECONDS`` with an ERROR line ("Cancel 1 running task(s), timeout
+    graceful shutdown exceeded") and a cut body. The app is the one given, not uvicorn's wrapping of it."""
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        stop = getattr(self.config.app, "stop_streams", None)
+        if stop is not None:
+            try:
+                await asyncio.wait_for(stop(), STREAMS_END_SECONDS)
+            except TimeoutError:  # what is left is cancelled by uvicorn, as before
+                log.warning("event streams still open %s s into the shutdown", STREAMS_END_SECONDS)
+        await super().shutdown(sockets)
+
+
 class Worker(WaitsForTheStore, UvicornWorker):  # type: ignore[misc]
     CONFIG_KWARGS = {"timeout_graceful_shutdown": GRACE_SECONDS}
     asgi_worker = True
+
+    async def _serve(self) -> None:
+        """uvicorn-worker's own, with the ``Server`` above."""
+        self.config.app = self.wsgi
+        server = Server(config=self.config)
+        self._install_sigquit_handler()
+        await server.serve(sockets=self.sockets)
+        if not server.started:
+            sys.exit(Arbiter.WORKER_BOOT_ERROR)
 
 
 class ThreadedWorker(WaitsForTheStore, ThreadWorker):  # type: ignore[misc]

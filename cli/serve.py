@@ -6,6 +6,7 @@ gunicorn's threaded workers, where every open stream holds a thread."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 from typing import Any
@@ -66,12 +67,12 @@ def _uvicorn(args: argparse.Namespace) -> int:
     import uvicorn
 
     from aegis.api.serving import create_asgi_app
-    from aegis.api.workers import GRACE_SECONDS
+    from aegis.api.workers import GRACE_SECONDS, Server
 
     app = create_asgi_app(threads=args.threads)
     settings = app.service.settings
     print(f"aegis: serving on http://{args.host}:{args.port} (store: {settings.persistence})", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
@@ -79,7 +80,10 @@ def _uvicorn(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=GRACE_SECONDS,
         lifespan="on",
     )
-    return 0
+    server = Server(config)  # uvicorn.run's, ending the event streams cleanly when shutdown begins
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    return 0 if server.started else 3  # uvicorn.run's exit status when the server could not start (a port in use)
 
 
 def _gunicorn(args: argparse.Namespace, *, asgi: bool) -> int:
