@@ -333,7 +333,10 @@ def test_a_worker_restarted_while_the_database_refuses_waits_for_it_and_the_serv
             assert service.proc is not None and service.proc.poll() is None, service.log_tail()
             assert survivor in service.worker_pids() and len(service.worker_pids()) == 2
             admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
-            _wait(lambda: "Worker failed to boot" not in service.log.read_text() and _ready(service.url), 60, "readiness")
+            # the waiting worker answers meanwhile (503, "try again": api/workers.StoreWait); it serves once it says so
+            _wait(lambda: "the event store answers: serving" in service.log.read_text(), 60, "the waiting worker to serve")
+            booted = lambda: "Worker failed to boot" not in service.log.read_text()  # noqa: E731
+            _wait(lambda: booted() and all(_ready(service.url) for _ in range(6)), 60, "readiness of both workers")
             created = Http(service.url).request("POST", "/api/games", {"seats": 3})
             assert created.status == 201, created
         finally:

@@ -36,6 +36,19 @@ def clean_env() -> dict[str, str]:
     return env
 
 
+def wait_ready(url: str, proc: subprocess.Popen[Any], command: list[str], log_path: Path) -> None:
+    """Until the server at ``url`` (the process ``proc``) says ready on /readyz, within 60 s; else the test fails
+    with the server's log."""
+    deadline = time.monotonic() + 60
+    while True:
+        with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(url + "/readyz", timeout=2) as r:
+            if json.loads(r.read())["status"] == "ready":
+                return
+        if proc.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"{' '.join(command[2:])} did not become ready: {log_path.read_text()}")
+        time.sleep(0.05)
+
+
 @contextlib.contextmanager
 def running(
     command: list[str], port: int, cwd: Path, log_path: Path, env: dict[str, str] | None = None, stop_seconds: float = 30
@@ -46,14 +59,7 @@ def running(
         proc = subprocess.Popen(command, cwd=cwd, env=env or clean_env(), stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(url + "/readyz", timeout=2) as r:
-                if json.loads(r.read())["status"] == "ready":
-                    break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"{' '.join(command[2:])} did not become ready: {log_path.read_text()}")
-            time.sleep(0.05)
+        wait_ready(url, proc, command, log_path)
         try:
             yield url
         except BaseException:  # what the server said, beside the test's failure (captured output shows on failure)

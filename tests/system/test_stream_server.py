@@ -23,7 +23,7 @@ import pytest
 
 from tests.api.test_stream import _call, redis_url, sse  # noqa: F401 (redis_url: a fixture)
 from tests.api_client import command_of
-from tests.system.test_serve import aegis, clean_env, free_port, running
+from tests.system.test_serve import aegis, clean_env, free_port, running, wait_ready
 
 ANSWER_SECONDS = 10.0  # "answered": far above any real latency, far below a stall
 
@@ -342,13 +342,7 @@ def test_a_shutdown_ends_open_streams_cleanly_with_no_error_line(tmp_path, worke
     url = f"http://127.0.0.1:{port}"
     clients: list[subprocess.Popen[bytes]] = []
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(url + "/readyz", timeout=2) as r:
-                if json.loads(r.read())["status"] == "ready":
-                    break
-            assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
-            time.sleep(0.05)
+        wait_ready(url, proc, command, log_path)
         gid, seats = _started_game(url)
         for token in (seats[0]["token"], None):  # a seat's stream and a spectator's
             auth = ["-H", f"Authorization: Bearer {token}"] if token else []
