@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import logging
 import sys
 from typing import Any
@@ -20,8 +21,11 @@ LOG_FORMAT = "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"
 def run(args: argparse.Namespace) -> int:
     # the service's own log lines (a store that does not answer, a projected read that failed) with when, which
     # process and how grave: without this Python prints the bare message (gunicorn's and uvicorn's own loggers keep
-    # their formats); the level stays at warnings, as before
+    # their formats); the level stays at warnings, but for the games' lifecycle (service/lifecycle_log.py: created,
+    # started, finished, a clock run out; ids and seat numbers only), which an operator looks for
     logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT)
+    logging.getLogger("aegis.games").setLevel(logging.INFO)
+    faulthandler.enable()  # a crash in C (SIGSEGV, SIGBUS: a store's file failing under SQLite) says where, not nothing
     if args.workers < 0:
         print("aegis serve: --workers must be 0 or more", file=sys.stderr)
         return 2
