@@ -95,7 +95,7 @@ def view(state: GameState, perspective: Perspective) -> dict[str, Any]:
         "players": players,
         "deck": deck,
         "years": public_years(s.years),
-        "reserve": {"SANCTION": s.items.sanction_supply, "BRIG": s.items.brig_supply},
+        "reserve": _reserve(s),
         "action": _action_view(s),
         "window": _window_view(s, who),
         "challenge": _challenge_view(s),
@@ -207,3 +207,12 @@ def _challenge_view(s: GameState) -> dict[str, Any] | None:
     if ch is None:
         return None
     return {"caller": ch.caller, "claimant": ch.claimant, "claim": ch.claim, "about": ch.about, "stage": ch.stage}
+
+
+def _reserve(s: GameState) -> dict[str, int]:
+    """The pieces left in the reserve: the SANCTIONS and BRIGS, and in Classic each item of the game's box, which
+    decides whether a gain overflows (R105): public, as the pieces on the table are."""
+    out = {"SANCTION": s.items.sanction_supply, "BRIG": s.items.brig_supply}
+    for entry in (s.classic.components or {}).get("items", []):
+        out[entry["name"]] = s.supply(entry["name"])
+    return out

@@ -250,3 +250,12 @@ def test_r110_a_sanction_used_up_is_discarded_and_sets_vigilante_off():
     t.play(t.legal(SALLY)[0])  # the SANCTION's discard of an unrevealed card
     assert t.of("SanctionRemoved")[-1].reason == "used (R110)" and t.of("SanctionRemoved")[-1].discarded
     assert any("VIGILANTE" in e.source and "SANCTION" in e.reason for e in t.of("EffectQueued"))
+
+
+def test_r105_the_view_s_reserve_counts_each_classic_item_left():
+    """Whether a gain overflows depends on what is left in the reserve (R105): the view counts each item of the box,
+    not only the SANCTIONS and BRIGS."""
+    t = table(items={"3": ["HORN"]})
+    reserve = t.view(SPECTATOR)["reserve"]
+    assert reserve["HORN"] == t.state.item_entry("HORN")["count"] - 1 and reserve["SANCTION"] == 10
+    assert set(reserve) == {"SANCTION", "BRIG", *(e["name"] for e in t.state.classic.components["items"])}
