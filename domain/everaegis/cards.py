@@ -137,18 +137,21 @@ def remove_token(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
 # ----- the decisions about cards: options that name them, and the year that becomes the deck (R34) -----
 
 
-def card_label(card: Card) -> str:
-    state = "revealed" if card.revealed else "unrevealed"
-    return f"{card.name} ({state}, {card.id})"
+def card_labels(cards: list[Card]) -> list[str]:
+    """Each card in words, as an option offers it: "Barracks (unrevealed)"; its id only where another card of the
+    list would read the same ("Barracks (unrevealed, c1f0...)"), as the table lists the cards with their ids."""
+    plain = [f"{c.name} ({'revealed' if c.revealed else 'unrevealed'}" for c in cards]
+    return [f"{p}, {c.id})" if plain.count(p) > 1 else f"{p})" for p, c in zip(plain, cards, strict=True)]
 
 
 def card_choices(cards: list[Card]) -> tuple[Choice, ...]:
-    return tuple(Choice(card_label(c), c.id) for c in cards)
+    return tuple(Choice(label, c.id) for label, c in zip(card_labels(cards), cards, strict=True))
 
 
 def card_options(seat: int, cards: list[Card], verb: str, kind: str) -> tuple[Option, ...]:
     """One complete option per card: ``{"type": kind, "seat": seat, "card": id}``."""
-    return tuple(Option(f"{verb} {card_label(c)}", _card_command(seat, c, kind), kind) for c in cards)
+    labels = card_labels(cards)
+    return tuple(Option(f"{verb} {label}", _card_command(seat, c, kind), kind) for label, c in zip(labels, cards, strict=True))
 
 
 def card_accepts(seat: int, cards: list[Card], kind: str, cmd: dict[str, Any]) -> bool:

@@ -138,3 +138,18 @@ def test_a_branch_s_first_line_says_which_steps_are_copied_before_naming_the_ori
     known = said("BranchBegan", game="g-1", step=31, deal="as_known", knower=1)
     assert known.startswith("The branch begins: steps 1-31 are the original game's; the cards Fred could not name there")
     assert "held in the original only" in known
+
+
+def test_a_card_option_names_the_card_and_shows_its_id_only_to_tell_two_alike_apart() -> None:
+    """"Reveal Barracks (unrevealed)", not "Barracks (unrevealed, c10837bdf)": an id is engine vocabulary, needed
+    only where two cards of the list read the same (the table lists each card with its id)."""
+    from aegis.domain.everaegis.cards import card_labels
+    from aegis.domain.everaegis.state import Card
+
+    cards = [Card("c1", "Barracks"), Card("c2", "Mason"), Card("c3", "Mason"), Card("c4", "Mason", revealed=True)]
+    assert card_labels(cards) == [
+        "Barracks (unrevealed)",
+        "Mason (unrevealed, c2)",
+        "Mason (unrevealed, c3)",
+        "Mason (revealed)",
+    ]
