@@ -11,5 +11,8 @@ COPY replay ./replay
 COPY cli ./cli
 COPY src ./src
 RUN pip install --no-cache-dir .
+# the processes run as a user of their own, not as root: nothing in the image is theirs to change
+RUN useradd --create-home --uid 10001 aegis
+USER aegis
 EXPOSE 8000
 CMD ["gunicorn", "-w", "4", "-k", "aegis.api.workers.Worker", "-b", "0.0.0.0:8000", "--keep-alive", "5", "aegis.api.asgi:app"]

@@ -79,6 +79,8 @@ def test_the_dockerfile_installs_every_package():
         assert f"COPY {package} ./{package}" in text
     assert "COPY benchmarks" not in text
     assert "pip install" in text and "aegis.api.asgi:app" in text and "aegis.api.workers.Worker" in text
+    users = re.findall(r"^USER (\S+)", text, re.M)
+    assert users and users[-1] not in ("root", "0")  # the processes do not run as root
 
 
 def test_every_environment_variable_the_service_reads_is_documented():
