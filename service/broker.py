@@ -171,39 +171,40 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-class _RedisAllListener:
-    """Notices of every game's channel (a pattern subscription); like ``_RedisListener`` it outlives Redis restarts."""
+class _Subscription:
+    """A Redis subscription that outlives Redis restarts. While Redis does not answer, ``notices`` returns None: the
+    attempts are spaced out (``Outage``: 0.5 s doubling to 30 s, the first failure logged, then a line at growing
+    intervals), and it subscribes again once Redis is back (redis-py also does by itself when it reconnects)."""
 
-    RETRY = 0.5
-
-    def __init__(self, redis: Any, prefix: str):
+    def __init__(self, redis: Any, prefix: str, subscribe: Callable[[Any], None], what: str):
         self.pubsub = redis.pubsub()
         self.prefix = prefix
+        self._subscribe_to = subscribe
         self.subscribed = False
-        self.flowing = False  # the last look at the subscription worked: notices of other processes arrive
-        # while Redis does not answer: attempts spaced out (0.5 s doubling to 30 s), a line at growing intervals
-        self.outage = Outage(log, "cannot listen to every game's notices (streams look at the store meanwhile)")
+        self.outage = Outage(log, what)
         self._subscribe()
 
     def _subscribe(self) -> None:
         try:
-            self.pubsub.psubscribe(pattern_of(self.prefix))
+            self._subscribe_to(self.pubsub)
             self.subscribed = True
         except _REDIS_DOWN as err:
             self.outage.failed(err)
 
-    def get(self, timeout: float) -> list[Notice]:
+    def live(self) -> bool:
+        """Whether a read that raised nothing means the subscription works (see ``_RedisAllListener``)."""
+        return True
+
+    def notices(self, timeout: float) -> list[Notice] | None:
+        """The notices that come within ``timeout``; None while Redis does not answer (returning within ``timeout``)."""
         wait = self.outage.due()
-        if wait > 0:  # Redis failed a moment ago: the next attempt waits its turn (returning within ``timeout``)
-            self.flowing = False
+        if wait > 0:  # Redis failed a moment ago: the next attempt waits its turn
             time.sleep(min(timeout, wait))
-            return []
+            return None
         if not self.subscribed:
             self._subscribe()
             if not self.subscribed:
-                self.flowing = False
-                time.sleep(min(timeout, self.RETRY))
-                return []
+                return None
         out: list[Notice] = []
         try:
             message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
@@ -212,73 +213,52 @@ class _RedisAllListener:
                 if notice is not None:
                     out.append(notice)
                 message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
-            self.flowing = self.pubsub.connection is not None and self.pubsub.subscribed
-            if self.flowing:
-                self.outage.succeeded()
         except _REDIS_DOWN as err:
             self.outage.failed(err)
-            self.flowing = False
-            time.sleep(min(timeout, self.RETRY))
-        return out
-
-    def close(self) -> None:
-        try:
-            self.pubsub.close()
-        except Exception:
-            log.debug("closing a pubsub failed", exc_info=True)
-
-
-class _RedisListener:
-    """Notices of one game's channel. While Redis does not answer, ``get`` waits a little and returns None
-    (the stream then reads the store, which it does after any wait), and subscribes again once Redis is
-    back: a Redis restart delays notices but never ends a stream."""
-
-    RETRY = 0.5  # seconds between attempts while Redis is away
-
-    def __init__(self, redis: Any, prefix: str, game_id: str):
-        self.pubsub = redis.pubsub()
-        self.prefix = prefix
-        self.channel = channel_of(prefix, game_id)
-        self.subscribed = False
-        self.outage = Outage(log, f"cannot listen to {self.channel}, reading the store meanwhile")
-        self._subscribe()
-
-    def _subscribe(self) -> None:
-        try:
-            self.pubsub.subscribe(self.channel)
-            self.subscribed = True
-        except _REDIS_DOWN as err:
-            self.outage.failed(err)
-
-    def get(self, timeout: float) -> int | None:
-        wait = self.outage.due()
-        if wait > 0:  # Redis failed a moment ago: the next attempt waits its turn
-            time.sleep(min(timeout, wait))
             return None
-        if not self.subscribed:
-            self._subscribe()
-            if not self.subscribed:
-                time.sleep(min(timeout, self.RETRY))
-                return None
-        latest = None
-        try:
-            message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
-            while message is not None:
-                notice = _notice(_text(message["channel"]), message["data"], self.prefix)
-                if notice is not None:
-                    latest = max(latest or 0, notice.seq)
-                message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
+        if self.live():
             self.outage.succeeded()
-        except _REDIS_DOWN as err:  # redis-py subscribes again by itself when it reconnects
-            self.outage.failed(err)
-            time.sleep(min(timeout, self.RETRY))
-        return latest
+        return out
 
     def close(self) -> None:
         try:
             self.pubsub.close()
         except Exception:  # the connection may already be gone
             log.debug("closing a pubsub failed", exc_info=True)
+
+
+class _RedisAllListener(_Subscription):
+    """Notices of every game's channel (a pattern subscription). ``flowing``: the last look at it worked, so notices
+    of other processes' saves arrive (while they do not, streams look at the store: ``api/hub.py``)."""
+
+    def __init__(self, redis: Any, prefix: str):
+        self.flowing = False
+        pattern = pattern_of(prefix)
+        what = "cannot listen to every game's notices (streams look at the store meanwhile)"
+        super().__init__(redis, prefix, lambda pubsub: pubsub.psubscribe(pattern), what)
+
+    def live(self) -> bool:
+        return self.pubsub.connection is not None and bool(self.pubsub.subscribed)
+
+    def get(self, timeout: float) -> list[Notice]:
+        found = self.notices(timeout)
+        self.flowing = found is not None and self.live()
+        return found or []
+
+
+class _RedisListener(_Subscription):
+    """Notices of one game's channel. While Redis does not answer, ``get`` waits a little and returns None (the stream
+    then reads the store, which it does after any wait): a Redis restart delays notices but never ends a stream."""
+
+    def __init__(self, redis: Any, prefix: str, game_id: str):
+        self.channel = channel = channel_of(prefix, game_id)
+        what = f"cannot listen to {channel}, reading the store meanwhile"
+        super().__init__(redis, prefix, lambda pubsub: pubsub.subscribe(channel), what)
+
+    def get(self, timeout: float) -> int | None:
+        """The latest seq a notice announced within ``timeout``, if any."""
+        found = self.notices(timeout)
+        return max((n.seq for n in found), default=None) if found else None
 
 
 class _Publisher:

@@ -40,10 +40,6 @@ class Outage:
         self._next_report = 0.0
         self._report_every = REPORT_FIRST
 
-    @property
-    def down(self) -> bool:
-        return self.failures > 0
-
     def due(self) -> float:
         """Seconds until the next attempt may be made (0: now)."""
         return max(0.0, self._next_try - self.clock()) if self.failures else 0.0
