@@ -18,6 +18,8 @@ from pathlib import Path
 
 from eventsourcing.persistence import PersistenceError
 
+from aegis.service.settings import sqlite_file
+
 _LASTING_POSTGRES = (  # PostgreSQL's words for what waiting does not mend
     "does not exist",  # database "x" does not exist; role "x" does not exist
     "authentication failed",
@@ -103,10 +105,8 @@ def opening_failed(err: BaseException, store_env: Mapping[str, str]) -> StoreNot
         lasting = any(sign in reason.lower() for sign in _LASTING_POSTGRES)
         return StoreNotOpened(f"cannot open the event store ({where}): {reason}", lasting=lasting)
     if "sqlite" in module:
-        name = store_env.get("SQLITE_DBNAME", "")
-        problem = None
-        if name and not name.startswith("file:") and ":memory:" not in name:
-            problem = _sqlite_folder_problem(Path(name))
+        path = sqlite_file(store_env)  # None for a URI or an in-memory database: no folder to look at
+        problem = _sqlite_folder_problem(path) if path is not None else None
         if problem is not None:
             return StoreNotOpened(f"cannot open the event store ({where}): {problem}", lasting=True)
         return StoreNotOpened(f"cannot open the event store ({where}): {one_line(text)}", lasting=False)
