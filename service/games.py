@@ -40,7 +40,7 @@ from aegis.service.broker import make_broker
 from aegis.service.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, Unauthorized, from_domain
 from aegis.service.event_json import EventJSON
 from aegis.service.group_commit import GroupCommit
-from aegis.service.lifecycle_log import log_saved
+from aegis.service.lifecycle_log import lifecycle_of, log_saved
 from aegis.service.players import Registry, is_player_key
 from aegis.service.postgres import creating
 from aegis.service.rulesets import BOT_NAMES, ruleset_named
@@ -292,9 +292,9 @@ class GameService:
                     if trusted is not None and not game.pending_events:
                         self._evict(game_id)  # nothing to save proves the cached game was the latest: read it afresh
                         continue
-                    saved = [*game.pending_events, *(e for made in extra for e in made.pending_events)]
+                    to_log = lifecycle_of(game, *extra)  # read before the save clears them
                     self.store.save(game, *extra)
-                    log_saved(saved)
+                    log_saved(to_log)
                 except IntegrityError:
                     self._evict(game_id, stale=trusted is not None)
                     if trusted is None:
@@ -387,9 +387,9 @@ class GameService:
             expires_at=now + self.settings.lobby_ttl,
         )
         fill_seats_of_the_rules(game)
-        saved = list(game.pending_events)
+        to_log = lifecycle_of(game)
         self.store.save(game)
-        log_saved(saved)
+        log_saved(to_log)
         self._saved(game)
         return game.id, host_token, game.commitment
 

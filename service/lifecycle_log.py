@@ -14,10 +14,16 @@ from aegis.service.aggregate import Game
 log = logging.getLogger("aegis.games")
 
 
-def log_saved(events: Iterable[Any]) -> None:
-    """Log the lifecycle moments among ``events``, the aggregate events a save just stored."""
+def lifecycle_of(*games: Game) -> list[Any]:
+    """The events of ``games`` a save is about to store, to log once it has (none when nobody would read them: this
+    is on every command's path)."""
     if not log.isEnabledFor(logging.INFO):
-        return
+        return []
+    return [e for game in games for e in game.pending_events]
+
+
+def log_saved(events: Iterable[Any]) -> None:
+    """Log the lifecycle moments among ``events``, the aggregate events a save just stored (``lifecycle_of``)."""
     for e in events:
         gid = e.originator_id
         if isinstance(e, Game.Created):
