@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from aegis.domain.everaegis.config import Config
-from aegis.domain.everaegis.evolve import closes_undo, fold
+from aegis.domain.everaegis.evolve import UNDO_CLOSERS_SAID, closes_undo, fold
 from aegis.domain.everaegis.narration import narrate
 from aegis.domain.kernel.errors import NothingThere
 from aegis.domain.kernel.events import event_from_dict
@@ -175,16 +175,8 @@ def undo_spans(log: list[dict[str, Any]], claimed: dict[str, Any]) -> tuple[list
     return spans, kept
 
 
-_UNDO_ENDS = {  # what ended the time to claim an undo, in words (no card named: the audit may be read mid-game)
-    "CardDrawn": "a card was drawn",
-    "CardDealt": "a card was dealt",
-    "CardMoved": "a card was gained",
-    "CardRevealed": "a card was revealed",
-    "CardPutOnDeck": "a card was put on the deck",
-    "CardToRubble": "a card went to the rubble",
-    "PlayerResigned": "a player resigned",
-    "UndoExpired": "the pause for an undo ended",
-}
+# what ended the time to claim an undo, in words: an event that closes it (evolve.py), or the pause's end
+_UNDO_ENDS = {**UNDO_CLOSERS_SAID, "UndoExpired": "the pause for an undo ended"}
 
 
 def _undo(log: list[dict[str, Any]], start: int, end: int, names: list[str], about: str) -> dict[str, Any]:

@@ -40,10 +40,17 @@ _PROGRESS = (
 
 # Events after which an undo can no longer be claimed: a card revealed, gained or seen (R156).
 # Under Rubble Rouser a discard is face up: a card revealed (R158). A resignation cannot be undone (S2).
-UNDO_CLOSERS = frozenset(
-    cls.TYPE
-    for cls in (ev.CardDrawn, ev.CardDealt, ev.CardRevealed, ev.CardPutOnDeck, ev.CardMoved, ev.CardToRubble, ev.PlayerResigned)
-)
+# Each with what it did, in words (no card named: the audit says it, and may be read while the game is on).
+UNDO_CLOSERS_SAID = {
+    ev.CardDrawn.TYPE: "a card was drawn",
+    ev.CardDealt.TYPE: "a card was dealt",
+    ev.CardRevealed.TYPE: "a card was revealed",
+    ev.CardPutOnDeck.TYPE: "a card was put on the deck",
+    ev.CardMoved.TYPE: "a card was gained",
+    ev.CardToRubble.TYPE: "a card went to the rubble",
+    ev.PlayerResigned.TYPE: "a player resigned",
+}
+UNDO_CLOSERS = frozenset(UNDO_CLOSERS_SAID)
 
 
 def closes_undo(event: dict[str, Any]) -> bool:
