@@ -200,9 +200,9 @@ def rigged_setup(ctx: Ctx, rig: dict[str, Any]) -> None:
     dealt: list[list[Card]] = [[] for _ in range(count)]
     for i, name in enumerate(leftover):
         dealt[i % count].append(card(name))
-    for y in dealt:
-        y.extend(estate_deck[:ESTATES_PER_YEAR] if s.classic.components is not None else [])
-        estate_deck = estate_deck[ESTATES_PER_YEAR:] if s.classic.components is not None else estate_deck
+    for y in dealt:  # (a Simpleton game has no estate card: its estate deck is empty)
+        y.extend(estate_deck[:ESTATES_PER_YEAR])
+        estate_deck = estate_deck[ESTATES_PER_YEAR:]
     year_cards = placed_years + [rng.shuffle(y) for y in dealt]
     # The stock holds the hands first (dealt from it right away), then the real years.
     stock = [[c for cards in hand_cards.values() for c, _ in cards]] if hand_cards else []

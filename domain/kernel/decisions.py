@@ -123,9 +123,13 @@ class DecisionKind:
             return False
         if not all(name not in command or type(command[name]) is type_ for name, type_ in self.optional.items()):
             return False
-        if not all(name not in command or command[name] >= low for name, low in self.minimums):
-            return False
-        return all(name not in command or command[name] in allowed for name, allowed in self.enums)
+        for name, low in self.minimums:  # plain loops: on every command, and most kinds have none
+            if name in command and command[name] < low:
+                return False
+        for name, allowed in self.enums:  # noqa: SIM110 - a loop: 0.2 us where all() of a generator takes 0.6
+            if name in command and command[name] not in allowed:
+                return False
+        return True
 
     @cached_property
     def minimums(self) -> tuple[tuple[str, int | float], ...]:
