@@ -738,6 +738,22 @@ class TimelineOut(Schema):
     events = fields.List(fields.Nested(TimelineItemOut), required=True)
 
 
+class RulesVersionOut(Schema):
+    version = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the rules version (null: rules from before versions)"}
+    )
+    from_seq = fields.Integer(required=True, metadata={"description": "the first event decided under it"})
+
+
+class VerifyRulesOut(Schema):
+    played_under = fields.List(
+        fields.Nested(RulesVersionOut),
+        required=True,
+        metadata={"description": "the rules versions the game was decided under, in order (an upgrade mid-game adds one)"},
+    )
+    server = fields.Integer(required=True, metadata={"description": "the rules version this server re-decides the record with"})
+
+
 class VerifyOut(Schema):
     id = fields.String(required=True)
     ok = fields.Boolean(required=True)
@@ -763,6 +779,7 @@ class VerifyOut(Schema):
         metadata={"description": "what the check could not cover (a branch whose original is not in this store)"},
     )
     first_difference = fields.Dict(required=True, allow_none=True)
+    rules = fields.Nested(VerifyRulesOut, required=True)
 
 
 class AuditOut(Schema):

@@ -93,6 +93,8 @@ def verify(args: argparse.Namespace) -> int:
     print("NOT verified:")
     for problem in result["problems"]:
         print(f"  - {problem}")
+    for note in result.get("notes", []):
+        print(f"note: {note}")
     if result["first_difference"]:
         print(json.dumps(result["first_difference"], indent=2, sort_keys=True))
     return 1

@@ -96,6 +96,10 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
             break
     if first_difference is None and len(recorded) != len(produced):
         problems.append(f"the record has {len(recorded)} events, the replay {len(produced)}")
+    played_under = [dict(v) for v in game.rules_versions]
+    other_rules = [v for v in played_under if v["version"] != rules.rules_version]
+    if other_rules:
+        notes.append(_other_rules_note(other_rules, rules.rules_version, bool(problems)))
     return {
         "id": str(game_id),
         "ok": not problems,
@@ -112,7 +116,21 @@ def verify(service: GameService, game_id: UUID) -> dict[str, Any]:
         "problems": problems,
         "notes": notes,
         "first_difference": first_difference,
+        "rules": {"played_under": played_under, "server": rules.rules_version},
     }
+
+
+def _other_rules_note(other: list[dict[str, Any]], server: int, differs: bool) -> str:
+    """What a check under this server's rules says of a record decided (in part) under others."""
+    under = ", ".join(
+        f"from event {v['from_seq']} under rules version {v['version']}" if v["version"] is not None
+        else f"from event {v['from_seq']} under rules from before versions were numbered"
+        for v in other
+    )
+    said = f"the game was decided {under}; this server re-decides it under rules version {server}"
+    if differs:
+        return said + ": a difference can come from that change of the rules, not only from the record (docs/rulings.md)"
+    return said + ", and the record replays the same"
 
 
 def _branch_opening(

@@ -76,13 +76,25 @@ class Game(Aggregate):
     class StartRequested(Aggregate.Event):
         config: dict[str, Any]
         at: float
+        rules_version: int | None = None  # the ruleset's ``rules_version`` that started it (None: before versions)
 
         def apply(self, aggregate: Game) -> None:
             aggregate.config = self.config
+            aggregate.rules_versions = [{"version": self.rules_version, "from_seq": 1}]
             rules = ruleset_named(aggregate.ruleset)
             aggregate.__dict__["_game_state"] = rules.fold(rules.make_config(self.config), ())
             aggregate.started_at = self.at
             aggregate.clock_change = {"at": self.at, "by": None}
+
+    class RulesChanged(Aggregate.Event):
+        """The service was upgraded while the game was on: from the ruleset event ``from_seq`` on, its commands
+        are decided under the ruleset's ``version`` (``Ruleset.rules_version``)."""
+
+        version: int
+        from_seq: int
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.rules_versions.append({"version": self.version, "from_seq": self.from_seq})
 
     class Finished(Aggregate.Event):
         """The ruleset's log reached its end (recorded with the command that ended it)."""
@@ -183,6 +195,7 @@ class Game(Aggregate):
         self.seats: list[dict[str, Any]] = []
         self.config: dict[str, Any] | None = None
         self.started_at: float | None = None
+        self.rules_versions: list[dict[str, Any]] = []  # {"version", "from_seq"}: the rules it was decided under
         self.versions = array("L")  # the aggregate version of each ruleset event, by seq - 1 (0: not known)
         self.idempotency: dict[str, dict[str, Any]] = {}  # request -> the command and the seqs it caused
         self.current_request: str | None = None
@@ -345,9 +358,13 @@ class Game(Aggregate):
         self.trigger_event(self.Branched, branch=branch, step=step)
 
     def request_start(self, config: dict[str, Any], at: float) -> None:
-        self.trigger_event(self.StartRequested, config=config, at=at)
+        version = ruleset_named(self.ruleset).rules_version
+        self.trigger_event(self.StartRequested, config=config, at=at, rules_version=version)
 
     def accept(self, seat: int | None, by: str, command: dict[str, Any], request: str | None, at: float) -> None:
+        version = ruleset_named(self.ruleset).rules_version
+        if self.rules_versions[-1]["version"] != version:  # this process plays other rules than the game began with
+            self.trigger_event(self.RulesChanged, version=version, from_seq=self.seq + 1)
         self._trigger(
             self.CommandAccepted,
             self.CommandAccepted.create_timestamp(),
@@ -454,6 +471,8 @@ class GameSnapshot(Snapshot):
         fields["versions"] = array("L", fields["versions"])
         fields.setdefault("branch_of", None)  # snapshots from before branches: no game was a branch, none had any
         fields.setdefault("branches", [])
+        # snapshots from before rules versions: a started game was played under rules nobody numbered
+        fields.setdefault("rules_versions", [{"version": None, "from_seq": 1}] if game.config is not None else [])
         if game.config is not None:
             rules = ruleset_named(game.ruleset)
             config = rules.make_config(game.config)

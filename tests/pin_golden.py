@@ -7,6 +7,11 @@ A recorded game is kept as long as its commands replay to the same log (bots' ch
 outcomes may not); one that no longer does is recorded again with today's bots. A refactor must change nothing
 (``--check`` prints nothing and exits 0). A change of the rules re-pins the cases it changes, in a commit that
 says why; the printed list is what that commit message should account for.
+
+A recorded game that replays differently means the rules decide differently: records of past games are then
+re-decided by other rules, so the ruleset's ``rules_version`` must be raised first (``RULES_VERSION`` in
+``domain/everaegis/ruleset.py``, and a line in docs/rulings.md, "Rules versions"). Without that, nothing is written
+and the exit status is 2. The version the games were pinned under is kept in ``tests/golden_rules_version.json``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from aegis.domain.everaegis.ruleset import RULESET
 from aegis.domain.everaegis.simulation import play_game, simulate
 from aegis.domain.kernel.errors import DomainError
 from aegis.domain.simulation import game_seed, log_bytes
@@ -26,6 +32,7 @@ from tests.domain.test_golden import _replay
 HERE = Path(__file__).parent
 DIGESTS = HERE / "golden_digests.json"
 GAMES = HERE / "golden_games.json"
+PINNED_UNDER = HERE / "golden_rules_version.json"
 
 
 def _digest_line(args: dict[str, Any]) -> str:
@@ -71,10 +78,18 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     if check:
         return 1 if changed else 0
+    pinned = json.loads(PINNED_UNDER.read_text())["rules_version"]
+    if any(line.startswith("game ") for line in changed) and RULESET.rules_version == pinned:
+        print(
+            f"the rules now decide recorded games differently, yet their version is still {pinned}: raise RULES_VERSION "
+            "in domain/everaegis/ruleset.py and say what changed in docs/rulings.md (\"Rules versions\"); nothing written"
+        )
+        return 2
     if changed:
         DIGESTS.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
         GAMES.write_text(json.dumps(games, sort_keys=True, separators=(",", ":")))
-    print(f"{len(changed)} changed" + ("" if check else "; written"))
+    PINNED_UNDER.write_text(json.dumps({"rules_version": RULESET.rules_version}) + "\n")
+    print(f"{len(changed)} changed; written under rules version {RULESET.rules_version}")
     return 0
 
 

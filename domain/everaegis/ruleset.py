@@ -30,9 +30,14 @@ from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.prompts import Prompt
 from aegis.domain.kernel.redaction import Perspective
 
+# Raised in the commit that changes what the rules decide (the golden digests re-pinned with it: tests/pin_golden.py
+# refuses to write changed digests under the same version); docs/rulings.md, "Rules versions", says what each changed.
+RULES_VERSION = 1
+
 
 class EverAegis:
     name = "ever-aegis"
+    rules_version = RULES_VERSION  # what changed in each: docs/rulings.md, "Rules versions"
     window_kinds = _decide.COMMANDS.windows  # react, undo: closed at their own deadlines (close_window, close_undo)
     system_commands = _decide.COMMANDS.system  # close_window, close_undo, timeout
     event_types: Sequence[type[Event]] = tuple(

@@ -35,6 +35,9 @@ class Ruleset(Protocol):
     """
 
     name: str
+    rules_version: int
+    """Raised whenever the rules decide anything differently (another event, another refusal): a record is
+    re-decided by the rules it was played under, and the service records the version each game was decided under."""
     window_kinds: frozenset[str]
     """Prompt kinds the ruleset closes at its own deadlines (``deadline``/``close_command``): never timed out."""
     system_commands: frozenset[str]

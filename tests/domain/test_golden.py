@@ -52,6 +52,13 @@ def _replay(args: dict, seed: str, commands: list[dict]) -> list:
     return events
 
 
+def test_the_recorded_games_are_pinned_under_todays_rules_version():
+    """A record is re-decided by the rules it was played under (``verify`` names them): the rules' outcomes pinned
+    below belong to one ``rules_version``, and ``tests/pin_golden.py`` re-pins changed outcomes only under a new one."""
+    pinned = json.loads((Path(__file__).parents[1] / "golden_rules_version.json").read_text())["rules_version"]
+    assert pinned == RULESET.rules_version
+
+
 @pytest.mark.parametrize("name", sorted(RECORDED))
 def test_recorded_games_replay_command_by_command_to_the_same_log(name):
     """The rules' outcomes, apart from any bot: two games of each golden combination, recorded as the commands the

@@ -16,7 +16,7 @@ from aegis.domain.kernel.rng import commitment_of
 from aegis.replay.records import audit, export_lines, import_lines, verify
 from aegis.service.games import GameService
 from aegis.service.settings import load
-from tests.api_client import Api
+from tests.api_client import Api, command_of
 from tests.system.test_serve import aegis, clean_env
 
 
@@ -95,6 +95,106 @@ def test_a_tampered_draw_is_found_and_named(sqlite_env):
     diff = result["first_difference"]
     assert diff["type"] == "CardDrawn" and diff["fields"] == ["name"] and diff["replayed"]["name"] == original
     assert result["problems"][0] == f"event {diff['seq']} (CardDrawn) differs in name"
+
+
+def _rows(db_file, gid, topic):
+    db = sqlite3.connect(db_file)
+    try:
+        return db.execute(
+            "SELECT originator_version, state FROM stored_events WHERE originator_id = ? AND topic LIKE ?",
+            (UUID(gid).hex, f"%Game.{topic}"),
+        ).fetchall()
+    finally:
+        db.close()
+
+
+def _rewrite(db_file, gid, version, state):
+    db = sqlite3.connect(db_file)
+    db.execute(
+        "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        (json.dumps(state).encode(), UUID(gid).hex, version),
+    )
+    db.commit()
+    db.close()
+
+
+def test_verify_names_the_rules_version_the_game_was_decided_under(sqlite_app):
+    from aegis.domain.everaegis.ruleset import RULESET
+
+    _, gid, _ = _finished(sqlite_app, seed="versions")
+    result = sqlite_app.test_client().get(f"/api/games/{gid}/verify").get_json()
+    assert result["ok"] is True and result["notes"] == []
+    now = RULESET.rules_version
+    assert result["rules"] == {"played_under": [{"version": now, "from_seq": 1}], "server": now}
+
+
+def test_a_game_on_while_the_service_was_upgraded_records_the_new_rules_and_verify_says_so(sqlite_env, monkeypatch):
+    """A game started under rules version N - 1 and finished after an upgrade: the first command decided under the
+    new rules records the change (``RulesChanged``), and verify names both versions and where the new one began."""
+    from aegis.domain.everaegis.ruleset import RULESET
+    from tests.conftest import close_app, make_app
+
+    now = RULESET.rules_version
+    monkeypatch.setattr(RULESET, "rules_version", now - 1)  # the service before the upgrade
+    app = make_app(sqlite_env)
+    api = Api(app.test_client())
+    gid, host, tokens = api.new_game(["human", "random", "cautious"], seed="upgrade", reaction_seconds=0)
+    api.start(gid, host)
+    rng = random.Random(5)
+    for _ in range(3):
+        prompts = [p for p in api.view(gid, tokens[0])["prompts"] if not p["free"]]
+        assert api.post(gid, tokens[0], command_of(rng.choice(prompts[0]["options"]), rng)).status_code == 200
+    close_app(app)
+    monkeypatch.setattr(RULESET, "rules_version", now)  # the upgraded service goes on with the game
+    app = make_app(sqlite_env)
+    api = Api(app.test_client())
+    upgraded_at = api.view(gid, tokens[0])["seq"] + 1
+    api.play_humans(gid, tokens, rng)
+    result = app.test_client().get(f"/api/games/{gid}/verify").get_json()
+    close_app(app)
+    assert result["ok"] is True, result["problems"]
+    assert result["rules"] == {
+        "played_under": [{"version": now - 1, "from_seq": 1}, {"version": now, "from_seq": upgraded_at}],
+        "server": now,
+    }
+    assert result["notes"] == [
+        f"the game was decided from event 1 under rules version {now - 1}; this server re-decides it under rules version "
+        f"{now}, and the record replays the same"
+    ]
+    assert len(_rows(sqlite_env["SQLITE_DBNAME"], gid, "RulesChanged")) == 1
+
+
+def test_a_record_from_before_rules_versions_that_differs_says_the_rules_may_have_changed(sqlite_env, tmp_path):
+    """A game stored before versions were recorded (no ``rules_version`` at its start) whose replay differs: verify
+    cannot tell a change of the rules from a changed record, and says so, in the API and on the command line."""
+    from tests.conftest import close_app, make_app
+
+    app = make_app(sqlite_env)
+    _api, gid, _ = _finished(app, seed="unnumbered")
+    close_app(app)
+    db_file = sqlite_env["SQLITE_DBNAME"]
+    [(version, state)] = _rows(db_file, gid, "StartRequested")
+    started = json.loads(state)
+    del started["rules_version"]
+    _rewrite(db_file, gid, version, started)
+    version, state = _rows(db_file, gid, "CardDrawn")[3]
+    drawn = json.loads(state)
+    drawn["payload"]["name"] = "Temple" if drawn["payload"]["name"] != "Temple" else "Mason"
+    _rewrite(db_file, gid, version, drawn)
+    db = sqlite3.connect(db_file)
+    db.execute("DELETE FROM stored_snapshots")  # taken under today's code: a game stored before versions had none of this
+    db.commit()
+    db.close()
+    svc = GameService(load(sqlite_env))
+    try:
+        result = verify(svc, UUID(gid))
+    finally:
+        svc.close()
+    assert result["ok"] is False and result["rules"]["played_under"] == [{"version": None, "from_seq": 1}]
+    said = result["notes"][0]
+    assert "under rules from before versions were numbered" in said and "can come from that change of the rules" in said
+    out = subprocess.run(aegis("verify", gid), env={**clean_env(), **sqlite_env}, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "NOT verified" in out.stdout and f"note: {said}" in out.stdout
 
 
 def test_export_then_import_into_another_store_gives_the_same_game(sqlite_app, postgres_env):
