@@ -6,7 +6,7 @@ from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
 
 from aegis.api import branches, disputes, games, jsonio, limits, openapi, players, problems, replays, sse, stream
-from aegis.api.schemas import HealthOut
+from aegis.api.schemas import HealthOut, built
 from aegis.api.stream_slots import StreamSlots
 from aegis.projections.reads import ProjectedReads
 from aegis.projections.store import make_store
@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
 
     @app.get("/healthz")
     def healthz() -> Response:
-        return jsonio.response(HealthOut().dump({"status": "ok"}))
+        return jsonio.response(built(HealthOut).dump({"status": "ok"}))
 
     projector_seen: dict[str, float] = {}  # the projection worker's position as /readyz last saw it move, and when
 
@@ -109,7 +109,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
             reason = store_health.cause(err)
             if reason is None:
                 out = {"status": "unavailable", "store": f"{type(err).__name__}: {err}"}
-                return jsonio.response(HealthOut().dump(out), 503)
+                return jsonio.response(built(HealthOut).dump(out), 503)
         failure = store.health.failure  # a save failed for such a reason, and none has succeeded since
         if reason is None and failure is not None:
             reason = failure[0]
@@ -117,7 +117,7 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
             words = f"{store_health.WORDS[reason]}: {store_health.FIX[reason]}"
             if failure is not None and failure[0] == reason:
                 words += f" (the database said: {failure[2]})"
-            return jsonio.response(HealthOut().dump({"status": "unwritable", "store": words}), 503)
+            return jsonio.response(built(HealthOut).dump({"status": "unwritable", "store": words}), 503)
         out = {"status": "ready", "store": svc.settings.persistence}
         if svc.settings.redis_url:
             try:
@@ -127,11 +127,11 @@ def create_app(settings: Settings | None = None, *, service: GameService | None 
                 # games still play (commands, views, streams: Redis is shared, and answering 503 here would make a
                 # load balancer take every process out at once); the lobby and players' records answer 503 meanwhile
                 degraded = {**out, "status": "degraded", "redis": f"{type(err).__name__}: {err}"}
-                return jsonio.response(HealthOut().dump(degraded), 200)
+                return jsonio.response(built(HealthOut).dump(degraded), 200)
             stalled = projector_stalled(stored, position) if svc.settings.projector == "worker" else None
             if stalled is not None:  # games play on: degraded, as with Redis away
-                return jsonio.response(HealthOut().dump({**out, "status": "degraded", "projections": stalled}), 200)
-        return jsonio.response(HealthOut().dump(out))
+                return jsonio.response(built(HealthOut).dump({**out, "status": "degraded", "projections": stalled}), 200)
+        return jsonio.response(built(HealthOut).dump(out))
 
     return app
 
