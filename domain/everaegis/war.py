@@ -39,7 +39,10 @@ def war_step(ctx: Ctx) -> bool:
         att = s.players[a].soldiers
         if att == 0:  # R75, R80
             ctx.emit(ev.WarThwarted(attacker=a, defender=d, reason=NO_SOLDIERS))
-            ctx.emit(ev.ActionThwarted(seat=act.declarer, action="war", reason=NO_SOLDIERS))
+            if act.from_effect:  # not the turn's action: the effect that started it goes on
+                ctx.emit(ev.EffectWarOver(seat=act.declarer, outcome=f"thwarted: {NO_SOLDIERS}"))
+            else:
+                ctx.emit(ev.ActionThwarted(seat=act.declarer, action="war", reason=NO_SOLDIERS))
             return True
         bonus = WALL_BONUS if s.items.wall == d else 0
         dfn = s.players[d].soldiers + bonus
@@ -81,7 +84,10 @@ def war_step(ctx: Ctx) -> bool:
         ctx.emit(ev.WarEnded(attacker=a, defender=d, winner=war.winner))
         # in words, without a name: an event never depends on what the seats are called (a branch seats others)
         side = "the attacker" if war.winner == a else "the defender"
-        ctx.emit(ev.ActionCompleted(seat=act.declarer, action="war", outcome=f"{side} won the war"))
+        if act.from_effect:
+            ctx.emit(ev.EffectWarOver(seat=act.declarer, outcome=f"{side} won the war"))
+        else:
+            ctx.emit(ev.ActionCompleted(seat=act.declarer, action="war", outcome=f"{side} won the war"))
         return True
     raise AssertionError(f"war stage {war.stage}")  # pragma: no cover
 

@@ -692,6 +692,32 @@ def test_an_effects_war_does_not_end_the_action_phase_and_a_chapel_forbids_it():
     assert not c.of("EffectWarBegan") and c.of("EffectEnded")[-1].source == "SWORD"  # R86: no war under a Chapel
 
 
+def test_an_effects_war_is_recorded_as_the_effects_not_as_a_second_action_of_the_turn():
+    """Rules version 2: the turn's one action is the Mason (R73); the war the SWORD makes its holder go to at the
+    end of the turn ends with ``EffectWarOver``, never an ``ActionCompleted``/``ActionThwarted`` of a War, and the
+    timeline says so, whether the holder wins or has no soldiers to go to war with (R80)."""
+    from aegis.domain.everaegis.narration import narrate
+
+    for soldiers, outcome in ((6, "the attacker won the war"), (0, "thwarted: the attacker has no soldiers (R75)")):
+        rig = {
+            "deck": ["Barracks", "Mason", "Library"],
+            "hands": {"0": ["Temple", "Mason"], "2": ["Library"]},
+            "first_player": 0,
+            "items": {"0": ["SWORD"]},
+            "soldiers": {"0": soldiers},
+        }
+        t = Table(3, variants="classic", rig=rig, options={"plain_unknown": 1}, selection="simpleton", catalog=sword_catalog())
+        t.declare(0, "mason", discard=[])  # an action that gains no soldier: without any, the war is thwarted
+        t.pass_all()
+        t.play({"type": "effect_choice", "seat": 0, "choice": 2})
+        actions = [(e.TYPE, e.action) for e in t.events if e.TYPE in ("ActionCompleted", "ActionThwarted")]
+        assert actions == [("ActionCompleted", "mason")]
+        [over] = t.of("EffectWarOver")
+        assert (over.seat, over.outcome) == (0, outcome)
+        assert narrate(over.to_dict(), ["Fred", "Sally", "Jeff"]) == f"The war Fred was made to go to is over: {outcome}"
+        assert t.state.play.current == 1 and t.state.play.act is None  # the turn went on after the war
+
+
 # ----- a reactive item used in a Draw Phase (E21, E27, with a CALTROPS stub: its text is not printed) -----
 
 

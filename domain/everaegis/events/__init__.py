@@ -109,4 +109,5 @@ from aegis.domain.everaegis.events.resign import PlayerResigned, DecisionTimedOu
 # isort: on
 # isort: off
 from aegis.domain.everaegis.events.branches import BranchBegan, CardsDealtAgain
+from aegis.domain.everaegis.events.war import EffectWarOver  # rules version 2
 # isort: on

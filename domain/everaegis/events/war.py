@@ -41,6 +41,26 @@ def _narrate_effect_war_began(e: dict[str, Any], who: Who) -> str:
 
 
 @event
+class EffectWarOver(Event):
+    """A war an effect started is over (``outcome``: who won, or why it was thwarted); the effect goes on. It is not
+    the turn's action: the Action Phase is as it was (rules version 2; a game of version 1 recorded an
+    ``ActionCompleted`` or ``ActionThwarted`` of action "war" here)."""
+
+    seat: int = 0
+    outcome: str = ""
+
+
+@handler(EffectWarOver)
+def _evolve_effect_war_over(s: GameState, e: EffectWarOver) -> None:
+    s.play.act = None
+
+
+@narrator(EffectWarOver)
+def _narrate_effect_war_over(e: dict[str, Any], who: Who) -> str:
+    return f"The war {who(e['seat'])} was made to go to is over: {e['outcome']}"
+
+
+@event
 class WarDesignated(Event):
     attacker: int = 0
     defender: int = 0
