@@ -618,7 +618,8 @@ class GameService:
         """The bot that plays ``seat`` now: its own, or the one that stands in for a person (ruling S3)."""
         seed = int.from_bytes(hashlib.sha256(f"{game.seed}#{seat}#{game.seq}".encode()).digest()[:8], "big")
         rules = ruleset_named(game.ruleset)
-        return rules.bots[game.seats[seat]["bot"] or rules.stand_in_bot](seed)
+        own = game.seats[seat]["bot"]
+        return rules.bots[own](seed) if own else rules.stand_in(seed)
 
     def _time_out(self, game: Game, rules: Ruleset, seat: int, deadline: float, now: float) -> None:
         """The seat's clock ran out: the ruleset's stand-in bot decides for it, recorded as a timeout (ruling S3); after

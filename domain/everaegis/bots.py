@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aegis.domain.bots import Bot, RandomBot
-from aegis.domain.everaegis.cautious_bot import CautiousBot
+from aegis.domain.everaegis.cautious_bot import CautiousBot, StandInBot
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "cautious": CautiousBot}
+STAND_IN: Callable[[int], Bot] = StandInBot  # a person's timed-out decisions and abandoned seat (ruling S3)
 
 
 def make_bot(kind: str, seed: int) -> Bot:

@@ -44,3 +44,10 @@ class Card:
 # a setup makes dozens of cards and every reveal a new one: the dataclass's frozen constructor, which sets each
 # field through object.__setattr__, made that a good part of starting a game
 Card.__init__ = quick_init(Card, kw_only=False)  # type: ignore[method-assign]
+
+
+def exposed_in_deck(card: Card) -> bool:
+    """A card in the deck that somebody can name, or follow by its id (a Laboratory's, R52; the Blasphemy's, R171):
+    a card shuffled in at a secret position (R96) may lie above it, so its place is nobody's to know any more. A
+    Discovery token (R160) lies on the card itself and stays in sight: that card is not."""
+    return (bool(card.known) or card.public) and not card.discovered

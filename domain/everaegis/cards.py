@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from aegis.domain.everaegis import events as ev
+from aegis.domain.everaegis.card import exposed_in_deck
 from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_work import queue_effect
 from aegis.domain.everaegis.events.words import counted
@@ -70,6 +71,11 @@ def discard_card(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
     start = rng.counter
     position = rng.below(len(s.deck) + 1)
     new_id = ctx.new_card_id(rng)
+    # the deck's cards somebody could name or follow by id (a Laboratory's, the Blasphemy's): the new card may lie
+    # above any of them, so none keeps its place in anyone's knowledge, nor its id (rules version 3)
+    renewed: list[str] = []
+    for _ in range(sum(1 for c in s.deck if exposed_in_deck(c))):
+        renewed.append(ctx.new_card_id(rng, {new_id, *renewed}))
     ctx.emit(
         ev.CardDiscarded(
             seat=seat,
@@ -82,6 +88,7 @@ def discard_card(ctx: Ctx, seat: int, card: Card, reason: str) -> None:
             position=position,
             deck_size=len(s.deck) + 1,
             rng=[start, rng.counter],
+            renewed=renewed,
         )
     )
 

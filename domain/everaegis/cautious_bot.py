@@ -78,3 +78,32 @@ class CautiousBot:
         ):
             return by_answer["call"].command
         return by_answer["pass"].command
+
+
+class StandInBot(CautiousBot):
+    """Decides for a person whose clock ran out, and plays an abandoned seat (ruling S3). The timeout is announced to
+    everyone and this policy is public, so a choice it made from the seat's face-down cards would tell them: it
+    decides as the cautious bot would without seeing them (no honest claim, no guard with a card, calls by the odds
+    anyone may work out). Only what the rules themselves reveal, such as proving a called claim, uses the hand."""
+
+    name = "stand-in"
+
+    def choose(self, view: dict[str, Any], prompts: list[Prompt]) -> dict[str, Any] | None:
+        return super().choose(blind(view), prompts)
+
+
+def blind(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` without the names of the reader's own cards that only the reader may know (face down, not shown to
+    all), nor the deck's known top: what a stand-in may decide from."""
+    you = view.get("you")
+    if not isinstance(you, int):
+        return view
+    players = list(view["players"])
+    me = players[you]
+    cards = [
+        c if c.get("revealed") or c.get("known_to_all") else {k: v for k, v in c.items() if k not in ("name", "estate")}
+        for c in me["cards"]
+    ]
+    players[you] = {**me, "cards": cards}
+    deck = {k: v for k, v in view.get("deck", {}).items() if k != "known_top"}
+    return {**view, "players": players, "deck": deck}

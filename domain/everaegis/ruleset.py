@@ -21,7 +21,7 @@ from aegis.domain.everaegis import review as _review
 from aegis.domain.everaegis import rig as _rig
 from aegis.domain.everaegis import statistics as _statistics
 from aegis.domain.everaegis import table_text as _table_text
-from aegis.domain.everaegis.bots import BOTS
+from aegis.domain.everaegis.bots import BOTS, STAND_IN
 from aegis.domain.everaegis.classic import ClassicCatalog, shipped, validate
 from aegis.domain.everaegis.config import Config, make_config
 from aegis.domain.everaegis.shapes import SHAPES
@@ -32,7 +32,7 @@ from aegis.domain.kernel.redaction import Perspective
 
 # Raised in the commit that changes what the rules decide (the golden digests re-pinned with it: tests/pin_golden.py
 # refuses to write changed digests under the same version); docs/rulings.md, "Rules versions", says what each changed.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 
 class EverAegis:
@@ -46,7 +46,7 @@ class EverAegis:
     commands = _decide.COMMANDS
     bots: Mapping[str, Callable[[int], Any]] = BOTS  # random and cautious
     shapes = SHAPES  # creation, table and statistics as JSON Schemas (shapes.py)
-    stand_in_bot = "cautious"  # plays like a careful person: it calls only what its own view proves (ruling S3)
+    stand_in = staticmethod(STAND_IN)  # the cautious bot, blind to the seat's face-down cards (ruling S3)
 
     def make_config(self, spec: dict[str, Any]) -> Config:
         return make_config(

@@ -48,10 +48,11 @@ class Ruleset(Protocol):
     """Every command type a seat or the service may send, from the ruleset's decision kinds (for the API's schemas)."""
     bots: Mapping[str, Callable[[int], Any]]
     """The bots that may take a seat, by name: each made from a seed, with ``choose(view, prompts)`` (``domain.bots``)."""
-    stand_in_bot: str
+    stand_in: Callable[[int], Any]
+    """Makes (from a seed) the bot that decides for a person: a timed-out decision, an abandoned seat (ruling S3). The
+    timeout is public, so its choices must not depend on the seat's hidden cards beyond what the rules reveal."""
     shapes: Shapes
     """The ruleset's fields of a game's creation, its table and its statistics, as the API checks and documents them."""
-    """The bot (one of ``bots``) that decides for a seat whose clock ran out, and plays an abandoned seat (ruling S3)."""
 
     def make_config(self, spec: dict[str, Any]) -> Any:
         """Validate a game's configuration (raise ``MalformedCommand`` with the rule that limits it)."""

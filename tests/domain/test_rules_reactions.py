@@ -366,3 +366,28 @@ def test_r53_library_plans_are_checked_without_listing_them_all():
         assert offered(err.value, {"type": "declare", "seat": 0, "action": "recruit"})
     t.declare(0, "library", sanctions=[{"seat": 5, "action": "library"}, {"seat": 2, "action": "temple"}])
     assert t.of("ActionDeclared")[-1].plan["sanctions"] == [{"seat": 2, "action": "temple"}, {"seat": 5, "action": "library"}]
+
+
+def test_r96_a_card_shuffled_into_the_deck_leaves_nobody_knowing_the_order_of_the_deck_nor_its_ids():
+    """R96: a discarded card goes into the deck at a random position nobody sees. Seat 0 knew the Mason it put on
+    top with its Laboratory (A21); once seat 2's discard may lie above it, seat 0 can no longer tell what is on top
+    (at a table: not for certain), and no id it knew the Mason by is left to follow when someone draws it. What
+    seat 0 sees of the deck is the same wherever the discard landed, on top of the Mason or under it (rules
+    version 3)."""
+    positions = set()
+    for n in range(12):
+        t = Table(4, rig={"deck": ["Mason", "Temple", "Library", "Barracks", "Treasury", "Temple"]}, seed=f"position-{n}")
+        t.declare(0, "laboratory")
+        t.pass_all()
+        t.play({"type": "put_back", "seat": 0, "cards": [t.card(0, "Temple"), t.card(0, "Mason")]})
+        mason = t.state.deck[0].id  # on top, known to seat 0 by this id
+        assert [c["id"] for c in t.view(0)["deck"]["known_top"]] == [mason]
+        t.declare(1, "barracks")
+        t.pass_all()
+        t.play(t.legal(t.waiting()[0].seat)[0])
+        [discard] = t.of("CardDiscarded")
+        positions.add(discard.position)
+        assert len(discard.renewed) == 1 and discard.renewed[0] != mason
+        assert t.view(0)["deck"] == {"size": len(t.state.deck)}
+        assert mason not in {c.id for c in t.state.deck} and all(not c.known and not c.public for c in t.state.deck)
+    assert 0 in positions and len(positions) > 1  # on top of the Mason in some games, under it in others

@@ -380,3 +380,27 @@ def test_the_deadline_kept_by_the_servers_moves_is_the_one_worked_out_afresh(man
         kept += known is not None and known[0] == game.version
         assert announced == service.deadline_in(game), f"at version {game.version}"
     assert kept > 30, "the servers' moves found most deadlines"
+
+
+def test_s3_what_the_stand_in_plays_for_a_timed_out_seat_tells_nobody_its_hand(sqlite_env):
+    """Twin games that differ only in Ann's one face-down card (the same server secret, so the same stand-in's
+    dice): her clock runs out on declaring, the server decides for her, and everything another reader sees of it
+    (the spectator's events and timeline) is the same."""
+    clock = Clock()
+    service = GameService(load(sqlite_env), clock=clock, entropy=lambda: "the-same-secret")
+    app = create_app(service=service, background=False)
+    api, act = Api(app.test_client()), (lambda gid: service.enforce_deadlines(UUID(gid)))
+    seen = []
+    for held in ("Barracks", "Treasury", "Library", "Mason"):
+        setup = {"hands": {"0": [held], "1": ["Temple"], "2": ["Temple"]}, "first_player": 0}
+        gid, _ = _people(api, ["Ann", "cautious", "cautious"], turn_seconds=5, reaction_seconds=5, setup=setup)
+        clock.now += 6
+        act(gid)
+        assert [e["seat"] for e in _events(api, gid, "DecisionTimedOut")] == [0]
+        events = api.events(gid)["events"]
+        timed_out = next(e["seq"] for e in events if e["type"] == "DecisionTimedOut")
+        answer = [{k: v for k, v in e.items() if k != "at"} for e in events if e["seq"] > timed_out]
+        timeline = [e["text"] for e in api.c.get(f"/api/games/{gid}/timeline").get_json()["events"] if e["seq"] > timed_out]
+        seen.append((answer[:3], timeline[:3]))
+    close_app(app)
+    assert all(s == seen[0] for s in seen), seen

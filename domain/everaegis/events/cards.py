@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Any
 
+from aegis.domain.everaegis.card import exposed_in_deck
 from aegis.domain.everaegis.events.end import ELIMINATION_REVEAL
 from aegis.domain.everaegis.events.moves import discard_done, replace_card, take_card
 from aegis.domain.everaegis.events.tables import Who, handler, narrator
@@ -218,13 +219,17 @@ class CardDiscarded(Event):
     position: int = 0
     deck_size: int = 0
     rng: list[int] = field(default_factory=list)
+    renewed: list[str] = field(default_factory=list)  # new ids, in deck order, of the cards it made nobody's to name
     PRIVATE = {"name": "knowers"}
-    SECRET = ("new_card", "position", "rng")
+    SECRET = ("new_card", "position", "rng", "renewed")
 
 
 @handler(CardDiscarded)
 def _evolve_card_discarded(s: GameState, e: CardDiscarded) -> None:
     card = take_card(s, e.seat, e.card)
+    if e.renewed:  # rules version 3: what anyone knew of the deck's order is gone, and the ids they knew it by
+        fresh = iter(e.renewed)
+        s.deck = [Card(next(fresh), c.name) if exposed_in_deck(c) else c for c in s.deck]
     s.deck.insert(e.position, Card(e.new_card, card.name))
     s.rng = e.rng[1]
     discard_done(s, e.seat, e.reason)
