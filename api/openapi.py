@@ -562,15 +562,17 @@ def document() -> dict[str, Any]:
         version="0.1.0",
         openapi_version="3.1.0",
         plugins=[plugin],
-        info={"description": "An event-sourced game service for Ever Aegis. Errors are RFC 7807 problem+json."},
+        info={
+            "description": f"An event-sourced game service hosting {', '.join(RULESETS)}. Errors are RFC 7807 problem+json."
+        },
     )
     assert plugin.converter is not None
     plugin.converter.add_attribute_function(_documented)
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    commands = ruleset_schemas.command_schemas(rules.commands for rules in RULESETS.values())
+    commands = ruleset_schemas.command_schemas({name: rules.commands for name, rules in RULESETS.items()})
     events = ruleset_schemas.event_schemas(cls for rules in RULESETS.values() for cls in rules.event_types)
-    hosted = [rules.shapes for rules in RULESETS.values()]
-    for name, schema in {**commands, **events, **ruleset_schemas.components(hosted)}.items():
+    hosted = {name: rules.shapes for name, rules in RULESETS.items()}
+    for name, schema in {**commands, **events, **ruleset_schemas.components(hosted.values())}.items():
         spec.components.schema(name, schema)
     spec.components.schema("CommandIn", ruleset_schemas.command_in(commands))
     spec.components.schema("EventOut", ruleset_schemas.event_out(events))
@@ -595,6 +597,12 @@ def document() -> dict[str, Any]:
     out = spec.to_dict()
     found = out["components"]["schemas"]
     found["CreateGameIn"] = ruleset_schemas.creation_document(found["CreateGameIn"], hosted)
+    found["CreateGameIn"]["properties"]["ruleset"] = {
+        "type": "string",
+        "enum": list(RULESETS),
+        "description": f"the ruleset; this service hosts {', '.join(RULESETS)}"
+        + (" (the default: the only one)" if len(RULESETS) == 1 else ": a game must name its own"),
+    }
     tables = sorted({rules.shapes.table for rules in RULESETS.values()})
     if tables != ["TableOut"]:  # what a view's and a replay's table refer to: one of the hosted rulesets' tables
         found["TableOut"] = {"oneOf": [_ref(name) for name in tables]}

@@ -19,7 +19,7 @@ import functools
 import json
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators
@@ -113,16 +113,35 @@ def creation_errors(shapes: Shapes, given: dict[str, Any]) -> tuple[dict[str, li
     return shape, ranges
 
 
-def creation_document(service_fields: dict[str, Any], every: Iterable[Shapes]) -> dict[str, Any]:
-    """The document of a game's creation: the service's fields (``CreateGameIn``) with every hosted ruleset's."""
+def by_ruleset(found: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
+    """One schema for a field or command that the hosted rulesets (``found``: ruleset name -> its schema) declare
+    alike, else any of theirs, each ruleset's words kept: a request is checked against its own ruleset's."""
+    unique: list[dict[str, Any]] = []
+    for schema in found.values():
+        if schema not in unique:
+            unique.append(schema)
+    if len(unique) == 1:
+        return unique[0]
+    said = "; ".join(f"{name}: {schema.get('description', 'no description')}" for name, schema in found.items())
+    return {"anyOf": unique, "description": f"by ruleset ({said})"}
+
+
+def creation_document(service_fields: dict[str, Any], hosted: Mapping[str, Shapes]) -> dict[str, Any]:
+    """The document of a game's creation: the service's fields (``CreateGameIn``) with every hosted ruleset's (a
+    field two rulesets declare differently: either, by ruleset; each game is checked against its own ruleset's)."""
     out = {**service_fields, "properties": dict(service_fields.get("properties", {}))}
-    required = list(service_fields.get("required", []))
-    for shapes in every:
+    fields: dict[str, dict[str, dict[str, Any]]] = {}
+    for ruleset, shapes in hosted.items():
         for name, schema in shapes.creation["properties"].items():
-            if out["properties"].get(name, schema) != schema:
-                raise ValueError(f"the creation field {name!r} means different things in two rulesets or the service")
-            out["properties"][name] = schema
-        required += [name for name in shapes.creation.get("required", []) if name not in required]
+            fields.setdefault(name, {})[ruleset] = schema
+    for name, found in fields.items():
+        if name in out["properties"] and any(schema != out["properties"][name] for schema in found.values()):
+            raise ValueError(f"the creation field {name!r} is the service's own: a ruleset may not declare it otherwise")
+        out["properties"][name] = by_ruleset(found)
+    required = list(service_fields.get("required", []))
+    for name in fields:  # required in the document only where every hosted ruleset requires it
+        if name not in required and all(name in shapes.creation.get("required", []) for shapes in hosted.values()):
+            required.append(name)
     return {**out, "required": required, "additionalProperties": False}
 
 
@@ -202,20 +221,36 @@ def _alias_schema(command_type: str, kinds: list[DecisionKind]) -> dict[str, Any
     return {**_command(command_type, description, merged, required), "deprecated": True}
 
 
-def command_schemas(registries: Iterable[Registry]) -> dict[str, dict[str, Any]]:
+def command_schemas(registries: Mapping[str, Registry]) -> dict[str, dict[str, Any]]:
     """Every command type a seat may send (the service's own are left out), by schema name, in the order the
-    rulesets declare them; a type two rulesets both declare must mean the same command."""
-    out: dict[str, dict[str, Any]] = {}
-    for registry in registries:
+    rulesets (``registries``: by ruleset name) declare them; a type two rulesets declare differently (``resign``,
+    which every ruleset takes) is documented as either's."""
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for ruleset, registry in registries.items():
         for command_type in registry.command_types:
             kinds = [k for k in registry.answering(command_type) if not k.system]
-            if not kinds:
-                continue
-            schema = _kind_schema(kinds[0]) if command_type in registry else _alias_schema(command_type, kinds)
-            name = command_schema_name(command_type)
-            if name in out and out[name] != schema:
-                raise ValueError(f"command type {command_type} means different commands in two rulesets")
-            out[name] = schema
+            if kinds:
+                schema = _kind_schema(kinds[0]) if command_type in registry else _alias_schema(command_type, kinds)
+                found.setdefault(command_schema_name(command_type), {})[ruleset] = schema
+    return {name: _either_command(by) for name, by in found.items()}
+
+
+def _either_command(by: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
+    """One command type's schema across the rulesets that declare it: every field (either ruleset's where they
+    differ), required where all require it, each ruleset's words."""
+    schemas = list(by.values())
+    if all(schema == schemas[0] for schema in schemas):
+        return schemas[0]
+    names = list(dict.fromkeys(name for schema in schemas for name in schema["properties"]))
+    properties = {
+        name: by_ruleset({ruleset: s["properties"][name] for ruleset, s in by.items() if name in s["properties"]})
+        for name in names
+    }
+    required = [name for name in schemas[0]["required"] if all(name in s["required"] for s in schemas)]
+    said = "; ".join(f"{ruleset}: {schema['description']}" for ruleset, schema in by.items())
+    out = {**schemas[0], "description": f"by ruleset ({said})", "properties": properties, "required": required}
+    if not all(schema.get("deprecated") for schema in schemas):
+        out.pop("deprecated", None)
     return out
 
 

@@ -12,9 +12,10 @@ from typing import Any, TypeVar
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from aegis.domain.kernel.ruleset import BRANCH_DEALS
+from aegis.service import rulesets
 from aegis.service.games import MAX_CONTRIBUTION, MAX_TIMEOUTS_TO_FORFEIT
 from aegis.service.names import MAX_NAME
-from aegis.service.rulesets import BOT_NAMES, DEFAULT, RULESETS
+from aegis.service.rulesets import BOT_NAMES, RULESETS
 from aegis.service.settings import MAX_CLOCK, MIN_CLOCK
 
 STATUSES = ("lobby", "active", "finished", "cancelled", "expired")
@@ -61,8 +62,8 @@ class CreateGameIn(Schema):
         unknown = INCLUDE
 
     ruleset = fields.String(
-        load_default=DEFAULT,  # None when several are hosted: a game names its own
-        metadata={"enum": list(RULESETS), "description": f"the ruleset; this service hosts {', '.join(RULESETS)}"},
+        load_default=lambda: rulesets.DEFAULT,  # None when several are hosted: a game names its own
+        metadata={"enum": list(RULESETS), "description": "the ruleset: one this service hosts"},  # the document's: RULESETS
     )
     seed = fields.String(
         validate=validate.Length(1, MAX_CONTRIBUTION),

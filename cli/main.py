@@ -17,7 +17,8 @@ from typing import Any
 
 from aegis.cli import catalog, game_options, play, project, records, serve
 from aegis.domain.kernel.errors import DomainError
-from aegis.service.rulesets import BOT_NAMES, DEFAULT, RULESETS
+from aegis.service import rulesets
+from aegis.service.rulesets import BOT_NAMES, RULESETS
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -50,12 +51,16 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"aegis simulate: --mobs takes seat numbers separated by commas, not {args.mobs!r}", file=sys.stderr)
             return 2
         mobs = [int(m) for m in parts]
-    progress = None if args.quiet else Progress(args.games, f"simulate {args.variant} x{args.seats}")
+    name = args.ruleset or rulesets.DEFAULT
+    if name is None:
+        print(f"aegis simulate: --ruleset names the ruleset to play: this service hosts {', '.join(RULESETS)}", file=sys.stderr)
+        return 2
+    progress = None if args.quiet else Progress(args.games, f"simulate {args.variant or name} x{args.seats}")
     try:
-        spec: dict[str, Any] = {"seats": args.seats, "variant": args.variant, "reaction_seconds": 0}
-        found = {"options": options or None, "selection": args.selection, "mobs": mobs}
+        spec: dict[str, Any] = {"seats": args.seats, "reaction_seconds": 0}
+        found = {"variant": args.variant, "options": options or None, "selection": args.selection, "mobs": mobs}
         summary = simulate(
-            RULESETS[DEFAULT or ""],
+            RULESETS[name],
             spec | {k: v for k, v in found.items() if v is not None},
             games=args.games,
             seed=args.seed,
@@ -132,6 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     sim.add_argument("--games", type=int, default=100, help="how many games to play (default 100)")
+    sim.add_argument(
+        "--ruleset",
+        choices=list(RULESETS),
+        default=None,
+        help=f"the ruleset to play (hosted: {', '.join(RULESETS)}; default: the only one, required when several are)",
+    )
     seats = game_options.creation_field("seats")
     low, high = seats.get("minimum", 1), seats.get("maximum", 100)
     sim.add_argument(

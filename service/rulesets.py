@@ -12,10 +12,28 @@ from aegis.domain.kernel.ruleset import Ruleset
 GROUP = "aegis.rulesets"
 
 
+def protocol_members() -> list[str]:
+    """Every attribute and method ``Ruleset`` declares: what a hosted ruleset must have."""
+    names = set(getattr(Ruleset, "__annotations__", {}))
+    names.update(name for name, value in vars(Ruleset).items() if callable(value) and not name.startswith("_"))
+    return sorted(names)
+
+
+def check_ruleset(rules: object, source: str) -> None:
+    """Refuse, naming what is missing, a ruleset that lacks a member of the protocol: at start-up, not at the first
+    request that needs it (the entry point's object is not typed, so mypy cannot check it)."""
+    missing = [name for name in protocol_members() if not hasattr(rules, name)]
+    if missing:
+        raise RuntimeError(
+            f"{source} lacks {', '.join(missing)}: a ruleset implements every member of domain/kernel/ruleset.py's Ruleset"
+        )
+
+
 def _installed() -> dict[str, Ruleset]:
     found: dict[str, Ruleset] = {}
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
         rules = point.load()
+        check_ruleset(rules, f"the ruleset of entry point {GROUP}:{point.name}")
         if point.name != rules.name:
             raise RuntimeError(f"entry point {GROUP}:{point.name} loads the ruleset {rules.name!r}: the names must agree")
         found.setdefault(rules.name, rules)  # the same distribution seen twice on the path: the first wins

@@ -29,6 +29,7 @@ from aegis.domain.everaegis.state import GameState, decode_state, encode_state
 from aegis.domain.kernel.events import Event
 from aegis.domain.kernel.prompts import Prompt
 from aegis.domain.kernel.redaction import Perspective
+from aegis.domain.kernel.ruleset import Ruleset
 
 # Raised in the commit that changes what the rules decide (the golden digests re-pinned with it: tests/pin_golden.py
 # refuses to write changed digests under the same version); docs/rulings.md, "Rules versions", says what each changed.
@@ -220,4 +221,4 @@ class EverAegis:
         return {"type": "close_window", "window": key, "at": at}
 
 
-RULESET = EverAegis()
+RULESET: Ruleset = EverAegis()  # typed as the protocol, so that mypy checks every member against it

@@ -51,3 +51,18 @@ def test_seats_the_rules_play_are_filled_by_the_service_with_the_ruleset_s_names
     service.take_seat(gid, name="Ann", bot=None)
     seats = service.read(gid, lambda game: list(game.seats))
     assert [s["name"] for s in seats] == ["Mob 0", "Ann", "Mob 2"]
+
+
+def test_a_ruleset_lacking_a_member_of_the_protocol_is_refused_at_start_up_naming_what_it_lacks():
+    """The entry point's object is not typed, so mypy cannot check it: the service does, before hosting it."""
+    from tests.rulesets.high_card import HighCard
+
+    rulesets.check_ruleset(HighCard(), "High Card")  # the whole protocol: nothing said
+
+    import types
+
+    partial = types.SimpleNamespace(**{name: None for name in rulesets.protocol_members() if name not in ("outcome", "turn")})
+    with pytest.raises(RuntimeError) as err:
+        rulesets.check_ruleset(partial, "the ruleset of entry point aegis.rulesets:partial")
+    assert str(err.value).startswith("the ruleset of entry point aegis.rulesets:partial lacks outcome, turn: ")
+    assert "outcome" in rulesets.protocol_members() and "stand_in" in rulesets.protocol_members()
