@@ -15,6 +15,7 @@ from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_plans import declared_label, plans
 from aegis.domain.everaegis.effect_work import queue_effect
 from aegis.domain.everaegis.effects import leader_source
+from aegis.domain.everaegis.events.words import action_name, said_discard
 from aegis.domain.everaegis.items import discard_item, give_treaty, give_wall, item_label, items_in_play, place_sanction_step
 from aegis.domain.everaegis.mob import card_said, pick_objects
 from aegis.domain.everaegis.mob import own_card as mob_card
@@ -501,7 +502,13 @@ def _put_back_accepts(s: GameState, seat: int, cmd: dict[str, Any]) -> bool:
 
 
 def _discard_kind(
-    kind: str, rule: str, reason: str, choices: Callable[[GameState], list[Card]], asked: str, summary: str
+    kind: str,
+    rule: str,
+    reason: str,
+    choices: Callable[[GameState], list[Card]],
+    asked: str,
+    summary: str,
+    asked_words: str,
 ) -> DecisionKind:
     """A decision to discard one of your own unrevealed cards (``choices``: the cards that may go), for ``reason``."""
 
@@ -521,6 +528,8 @@ def _discard_kind(
         kind,
         rule=rule,
         refusal="discard one of your own unrevealed cards",
+        asks=asked_words,
+        said=said_discard,
         fields={"card": str},
         docs={"card": {"description": "the id of one of your unrevealed cards"}},
         summary=summary,
@@ -539,6 +548,11 @@ def _mob_put_back(ctx: Ctx, mob: int) -> None:
     cards = pick_objects(ctx, mob, s.players[mob].cards, lambda c: c.id in ids, card_said, 2)
     put_back(ctx, tuple(cards))
 
+
+
+def against(target: Any, who: Callable[[Any], str]) -> str:
+    """ " against <the target>" of a played declaration, if it has one."""
+    return f" against {who(target)}" if target is not None else ""
 
 DECLARE = DecisionKind(
     "declare",
@@ -585,6 +599,8 @@ DECLARE = DecisionKind(
     accepts=_declare_accepts,
     apply=lambda ctx, cmd: start_action(ctx, cmd["seat"], cmd),
     by_rules=mob_declare,
+    asks="declare an action",
+    said=lambda cmd, who: action_name(cmd.get("action", "")) + against(cmd.get("target"), who),
 )
 SANCTION_DISCARD = _discard_kind(
     "sanction_discard",
@@ -593,6 +609,7 @@ SANCTION_DISCARD = _discard_kind(
     sanction_choices,
     "your action is SANCTIONED: discard an unrevealed card (R110)",
     "your action is SANCTIONED: discard an unrevealed card instead",
+    "discard a card for a SANCTIONED action",
 )
 BARRACKS_DISCARD = _discard_kind(
     "barracks_discard",
@@ -601,6 +618,7 @@ BARRACKS_DISCARD = _discard_kind(
     barracks_choices,
     "Barracks: discard 1 of your unrevealed cards (R48)",
     "Barracks: discard one of your unrevealed cards",
+    "discard a card to the Barracks",
 )
 PUT_BACK = DecisionKind(
     "put_back",
@@ -613,4 +631,6 @@ PUT_BACK = DecisionKind(
     accepts=_put_back_accepts,
     apply=lambda ctx, cmd: put_back(ctx, tuple(own_card(ctx.state, cmd["seat"], c) for c in cmd["cards"])),
     by_rules=_mob_put_back,
+    asks="put cards back on the deck",
+    said=lambda cmd, who: f"put back cards {', '.join(str(c) for c in cmd.get('cards', []))} (first named on top)",
 )

@@ -143,4 +143,6 @@ ARTIFICER_GIFT = DecisionKind(
     offer=_gift_prompt,
     apply=lambda ctx, cmd: give(ctx, cmd["seat"], cmd["item"], cmd["to"]),
     by_rules=_mob_gift,
+    asks="give an item",
+    said=lambda cmd, who: f"the {cmd.get('item')} to {who(cmd.get('to'))}",
 )

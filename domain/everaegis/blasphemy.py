@@ -23,6 +23,7 @@ from __future__ import annotations
 from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.catalog import BUILDINGS, CATALOG
 from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.events.words import said_answer
 from aegis.domain.everaegis.mob import agree
 from aegis.domain.everaegis.state import Card, GameState
 from aegis.domain.kernel.decisions import DecisionKind
@@ -122,4 +123,6 @@ SPOILS = DecisionKind(
     apply=lambda ctx, cmd: settle_spoils(ctx, cmd["answer"]),
     # taking a token is a yes-or-no choice, so a mob's Agreement decides (R90, R171, R176)
     by_rules=lambda ctx, mob: settle_spoils(ctx, "take" if agree(ctx, mob, "take a Blasphemy token") else "leave"),
+    asks="take or leave a Blasphemy token",
+    said=said_answer,
 )

@@ -216,4 +216,6 @@ CHOOSE_YEAR = DecisionKind(
     accepts=_year_accepts,
     apply=_choose_year,
     by_rules=_mob_year,
+    asks="choose a year to become the deck",
+    said=lambda cmd, who: f"year {cmd.get('year')} becomes the deck",
 )

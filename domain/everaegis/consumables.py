@@ -78,6 +78,8 @@ USE_ITEM = DecisionKind(
     offer=_use_prompt,
     apply=lambda ctx, cmd: use(ctx, cmd["seat"], cmd["item"]),
     by_rules=_consume,
+    asks="use an item",
+    said=lambda cmd, who: f"use the {cmd.get('item')}",
 )
 
 
@@ -100,4 +102,6 @@ END_PHASE = DecisionKind(
     offer=_end_phase_prompt,
     apply=_go_on,
     by_rules=_consume,
+    asks="use an item or end their End Phase",
+    said=lambda cmd, who: "go on to the Demise Phase",
 )

@@ -1,8 +1,9 @@
 """Every decision kind of Ever Aegis, each declared once in the module that owns its rule.
 
-To add a decision: declare a ``DecisionKind`` beside its rule (its command fields, prompt, apply and mob), list
-it here, and make ``flow.waiting`` ask for it where the game waits for it. ``decide``, the prompts, the
-refusals and the mobs find it here; nothing else lists the kinds.
+To add a decision: declare a ``DecisionKind`` beside its rule (its command fields, prompt, apply, mob and the words
+of a timeout), list it here, and make ``flow.step`` stop where the game waits for it (``flow.waiting`` follows).
+``decide``, the prompts, the refusals, the mobs and the narration of a timeout find it here; nothing else lists the
+kinds (docs/architecture.md, "How to add a decision kind").
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_steps import STEP_KINDS, StepKind, bind_steps
 from aegis.domain.everaegis.effect_steps import gain_item as gain_item  # where the rules of giving an item are (R105, R106)
 from aegis.domain.everaegis.effect_work import Decision, Step, pick_first, picked, progress, queue_effect, start
+from aegis.domain.everaegis.events.words import said_choice
 from aegis.domain.everaegis.items import holder_of
 from aegis.domain.everaegis.mob import pick_object, pick_player
 from aegis.domain.everaegis.state import GameState, Pending
@@ -212,6 +213,8 @@ EFFECT_CHOICE = DecisionKind(
     offer=_effect_prompt,
     apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd["choice"]),
     by_rules=_mob_effect,
+    asks="make an effect's choice",
+    said=said_choice,
 )
 EFFECT_ORDER = DecisionKind(
     "effect_order",
@@ -223,4 +226,6 @@ EFFECT_ORDER = DecisionKind(
     offer=_effect_prompt,
     apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd["first"]),
     by_rules=_mob_effect,
+    asks="choose which effect resolves first",
+    said=said_choice,
 )

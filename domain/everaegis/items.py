@@ -11,6 +11,7 @@ from typing import Any
 from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_work import queue_effect
+from aegis.domain.everaegis.events.words import said_take
 from aegis.domain.everaegis.mob import pick_object
 from aegis.domain.everaegis.soldiers import change_soldiers
 from aegis.domain.everaegis.state import GameState
@@ -307,6 +308,8 @@ TAKE_SANCTION = DecisionKind(
     apply=lambda ctx, cmd: _take_sanction(ctx, cmd["from"]),
     by_rules=_mob_take_sanction,
     aliases=("take",),
+    asks="choose which SANCTION to take",
+    said=said_take,
 )
 TREATY_GIFT = DecisionKind(
     "treaty_gift",

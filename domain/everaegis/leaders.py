@@ -12,6 +12,7 @@ Only the mats recorded in ``ComponentsChosen`` can be drawn or picked (see ``com
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from aegis.domain.everaegis import events as ev
@@ -152,6 +153,11 @@ def choose_dictator(ctx: Ctx) -> None:
     ctx.emit(ev.DictatorChosen(mat=mat, plain=_plain(s, mat), rng=[start, rng.counter]))
 
 
+
+def _passed(to: Any, who: Callable[[Any], str]) -> str:
+    """Drafting: whom a played choice of leader passes the other mats to (R19)."""
+    return f", the rest passed to {who(to)}" if to is not None else ""
+
 CHOOSE_LEADER = DecisionKind(
     "choose_leader",
     rule="R19",
@@ -165,4 +171,6 @@ CHOOSE_LEADER = DecisionKind(
     summary="choose your leader mat",
     offer=_leader_prompt,
     apply=lambda ctx, cmd: choose(ctx, cmd["seat"], cmd),
+    asks="choose a leader",
+    said=lambda cmd, who: f"leader {cmd.get('mat')}" + _passed(cmd.get("pass_to"), who),
 )  # no mob: a game with mobs has no leader selection (see config)

@@ -13,7 +13,6 @@ from typing import Any
 from aegis.domain.everaegis.decisions import DECISIONS as KINDS
 from aegis.domain.everaegis.events.tables import NARRATORS
 from aegis.domain.everaegis.events.words import ACTION_NAMES as ACTION_NAMES
-from aegis.domain.everaegis.events.words import a_or_an, action_name
 
 _NARRATORS = NARRATORS  # every event's narrator by type name, entered as the events package is imported
 
@@ -35,6 +34,9 @@ class _Reader:
     def command(self, cmd: dict[str, Any]) -> str:
         return played_words(cmd, self)
 
+    def asked(self, kind: str) -> str:
+        return asked_words(kind)
+
 
 def narrate(event: dict[str, Any], names: list[str]) -> str:
     """``event`` as the reader sees it; ``names`` by seat."""
@@ -43,35 +45,15 @@ def narrate(event: dict[str, Any], names: list[str]) -> str:
 
 
 def played_words(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
-    """A command the server played for a seat, in words (it names only what that seat may know)."""
-    kind = str(cmd.get("type"))
-    if kind in KINDS and KINDS[kind].aliases:  # prove, pay, war_reveal...: in the words of the type they answer for
-        kind = KINDS[kind].aliases[0]
-    if kind == "declare":
-        target = cmd.get("target")
-        return f"{action_name(cmd.get('action', ''))}" + (f" against {who(target)}" if target is not None else "")
-    if kind == "reveal":
-        cards = cmd.get("cards") or [cmd.get("card")]
-        return f"reveal card {', '.join(str(c) for c in cards)}"
-    if kind == "discard":
-        return f"discard card {cmd.get('card')}"
-    if kind == "put_back":
-        return f"put back cards {', '.join(str(c) for c in cmd.get('cards', []))} (first named on top)"
-    if kind == "choose_year":
-        return f"year {cmd.get('year')} becomes the deck"
-    if kind == "choose_leader":
-        passed = f", the rest passed to {who(cmd['pass_to'])}" if cmd.get("pass_to") is not None else ""
-        return f"leader {cmd.get('mat')}{passed}"
-    if kind == "artificer_gift":
-        return f"the {cmd.get('item')} to {who(cmd.get('to'))}"
-    if kind == "take":
-        return f"take {a_or_an(str(cmd.get('item')))}"
-    if kind == "use_item":
-        return f"use the {cmd.get('item')}"
-    if kind == "end_phase":
-        return "go on to the Demise Phase"
-    if kind in ("draw_react", "spoils"):
-        return str(cmd.get("answer"))
-    if kind in ("effect_choice", "effect_order"):
-        return f"choice {cmd.get('choice', cmd.get('first'))}"
-    return str(kind)
+    """A command the server played for a seat, in words (it names only what that seat may know): its decision
+    kind's ``said`` (an older command type: the first kind it answers)."""
+    for kind in KINDS.answering(str(cmd.get("type"))):
+        if kind.said is not None:
+            return kind.said(cmd, who)
+    return str(cmd.get("type"))
+
+
+def asked_words(kind: str) -> str:
+    """What a decision of ``kind`` asks, as "ran out of time to ..." reads it (the kind's ``asks``)."""
+    found = KINDS[kind].asks if kind in KINDS else ""
+    return found or f"make a decision ({kind})"

@@ -16,7 +16,7 @@ from aegis.domain.everaegis.catalog import CATALOG
 from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.effect_plans import affected_by
 from aegis.domain.everaegis.effects import leader_source
-from aegis.domain.everaegis.events.words import capital
+from aegis.domain.everaegis.events.words import capital, said_reveal, said_take
 from aegis.domain.everaegis.items import brig_sources, gain_brig_step
 from aegis.domain.everaegis.mob import agree, pick_player
 from aegis.domain.everaegis.mob import own_card as mob_card
@@ -427,6 +427,8 @@ PROVE = DecisionKind(
     apply=lambda ctx, cmd: prove(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
     by_rules=lambda ctx, mob: prove(ctx, mob_card(ctx, mob, proof_choices(ctx.state))),
     aliases=("reveal",),
+    asks="prove their claim",
+    said=said_reveal,
 )
 PAY = DecisionKind(
     "pay",
@@ -440,6 +442,8 @@ PAY = DecisionKind(
     apply=lambda ctx, cmd: pay(ctx, own_card(ctx.state, cmd["seat"], cmd["card"])),
     by_rules=lambda ctx, mob: pay(ctx, mob_card(ctx, mob, penalty_choices(ctx.state))),
     aliases=("reveal",),
+    asks="reveal a card for an incorrect call",
+    said=said_reveal,
 )
 TAKE_BRIG = DecisionKind(
     "take_brig",
@@ -452,6 +456,8 @@ TAKE_BRIG = DecisionKind(
     apply=_take_brig,
     by_rules=_mob_take_brig,
     aliases=("take",),
+    asks="choose whom to take a BRIG from",
+    said=said_take,
 )
 CLOSE_WINDOW = DecisionKind(
     "close_window",

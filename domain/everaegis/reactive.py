@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.events.words import said_answer
 from aegis.domain.everaegis.state import Act, GameState
 from aegis.domain.kernel.decisions import DecisionKind
 from aegis.domain.kernel.prompts import Option, Prompt
@@ -98,4 +99,6 @@ DRAW_REACTION = DecisionKind(
     apply=lambda ctx, cmd: draw_react(ctx, cmd["seat"], cmd["answer"], cmd.get("item")),
     by_rules=_mob_draw,
     aliases=("draw_react",),
+    asks="answer before a draw",
+    said=said_answer,
 )

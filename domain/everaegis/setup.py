@@ -12,6 +12,7 @@ from aegis.domain.everaegis.cards import card_accepts, card_options, own_card, r
 from aegis.domain.everaegis.catalog import BUILDINGS
 from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.events.setup import STOCK
+from aegis.domain.everaegis.events.words import said_reveal
 from aegis.domain.everaegis.leaders import begin_selection, choose_dictator
 from aegis.domain.everaegis.mob import own_card as mob_card
 from aegis.domain.everaegis.overlord import first_player_after_overlord
@@ -165,4 +166,6 @@ SETUP_REVEAL = DecisionKind(
     apply=_reveal,
     by_rules=_mob_reveal,
     aliases=("reveal",),
+    asks="reveal a card before play",
+    said=said_reveal,
 )

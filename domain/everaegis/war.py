@@ -8,6 +8,7 @@ from aegis.domain.everaegis import events as ev
 from aegis.domain.everaegis.blasphemy import spoils_step
 from aegis.domain.everaegis.cards import card_choices, own_card, reveal
 from aegis.domain.everaegis.context import Ctx
+from aegis.domain.everaegis.events.words import said_reveal
 from aegis.domain.everaegis.mob import own_card as mob_card
 from aegis.domain.everaegis.soldiers import casualties, change_soldiers
 from aegis.domain.everaegis.state import Card, GameState
@@ -134,4 +135,6 @@ WAR_REVEAL = DecisionKind(
     apply=lambda ctx, cmd: reveal_for_war(ctx, tuple(own_card(ctx.state, cmd["seat"], c) for c in cmd["cards"])),
     by_rules=_mob_reveal,
     aliases=("reveal",),
+    asks="reveal cards after losing a war",
+    said=said_reveal,
 )

@@ -69,7 +69,10 @@ class DecisionKind:
     ``optional``: the fields it may carry besides (a plan's parts, the item a reaction uses, ...), which the
     prompt's options check; ``docs``: per field, the JSON Schema keywords its python type does not say
     (``description``, ``enum``, ``items``, ``properties``, ``minimum``, ``examples``...); ``summary``: what the
-    command does, in words. The API's document is generated from these four."""
+    command does, in words. The API's document is generated from these four.
+
+    ``asks`` and ``said``: the words the record uses when the clock decides for a seat (ruling S3): what the prompt
+    asked, and the command the server played (``said(command, who)``, naming only what the seat may know)."""
 
     kind: str
     rule: str
@@ -88,6 +91,8 @@ class DecisionKind:
     optional: Mapping[str, FieldType] = field(default_factory=dict)
     docs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     summary: str = ""
+    asks: str = ""  # what its prompt asks of the seat, as "<seat> ran out of time to <asks>" reads it
+    said: Callable[[dict[str, Any], Callable[[Any], str]], str] | None = None  # a command of it in words; who(seat) names
 
     def __post_init__(self) -> None:
         both = set(self.fields) & set(self.optional)

@@ -11,6 +11,7 @@ prompts).
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -212,3 +213,21 @@ def test_accepts_agrees_on_rigged_declarations_with_items_treaty_and_sanctions_i
         t.play({"type": "resign", "seat": 2})  # an eliminated player: no target, recipient or slot any more (S2)
         assert t.state.players[2].eliminated and awaits(t.state, 0, "declare")
         assert check_state(t.state, random.Random(4), limit=10_000) > 0
+
+
+def test_every_kind_with_accepts_is_met_where_the_walks_above_look(monkeypatch) -> None:
+    """The walks check ``accepts`` only where a prompt of its kind is offered: a kind they never meet (one that only a
+    game option or a rare position brings) would go unchecked. Fixed walks over every variant of the property tests
+    meet each kind that has ``accepts``; a new one must be met there, or get a test of its own here."""
+    met: set[str] = set()
+
+    def look(state: GameState, rng: random.Random, limit: int = 40) -> int:
+        met.update(k.kind for k in FAST if any(p.options for p in prompts(state, None, None, {k.kind})))
+        return 0
+
+    monkeypatch.setattr(sys.modules[__name__], "check_state", look)
+    for variants in VARIANTS:
+        for seed in range(3):
+            config = make(5 if "alliances" in variants else 4, variants)
+            walk(fold(config, start(config, f"met-{seed}")), seed, moves=80)
+    assert {k.kind for k in FAST} - met == set()

@@ -153,3 +153,26 @@ def test_a_card_option_names_the_card_and_shows_its_id_only_to_tell_two_alike_ap
         "Mason (unrevealed, c3)",
         "Mason (revealed)",
     ]
+
+
+def test_every_decision_the_clock_can_make_says_what_it_asked_and_what_was_played() -> None:
+    """S3: "<seat> ran out of time to <asks>; the server decided for them: <said>": the words are the decision kind's
+    own (``DecisionKind.asks``, ``said``), declared beside its rule, so a new kind cannot be narrated as a code."""
+    from aegis.domain.everaegis.decisions import DECISIONS
+    from aegis.domain.everaegis.narration import asked_words, narrate, played_words
+
+    timed = [k for k in DECISIONS if not (k.window or k.system or k.free or k.handle is not None)]
+    assert len(timed) == 19
+    assert [k.kind for k in timed if not k.asks or k.said is None] == []
+    assert asked_words("put_back") == "put cards back on the deck" and asked_words("mystery") == "make a decision (mystery)"
+    names = ["Fred", "Sally", "Jeff"]
+    assert played_words({"type": "declare", "seat": 0, "action": "war", "target": 2}, names.__getitem__) == "War against Jeff"
+    assert played_words({"type": "reveal", "seat": 0, "card": "c1"}, names.__getitem__) == "reveal card c1"  # an older type
+    said = narrate(
+        {"type": "DecisionTimedOut", "seq": 9, "seat": 1, "kind": "barracks_discard", "count": 2,
+         "played": {"type": "barracks_discard", "seat": 1, "card": "c7"}},
+        names,
+    )
+    assert said == (
+        "Sally ran out of time to discard a card to the Barracks; the server decided for them (2 in a row): discard card c7"
+    )

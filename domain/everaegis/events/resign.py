@@ -66,32 +66,9 @@ def _evolve_decision_timed_out(s: GameState, e: DecisionTimedOut) -> None:
     pass  # the events of the play the bot chose follow
 
 
-DECISIONS = {  # what a prompt kind asks, as "ran out of time to ..." reads it
-    "declare": "declare an action",
-    "use_item": "use an item",
-    "end_phase": "use an item or end their End Phase",
-    "choose_year": "choose a year to become the deck",
-    "setup_reveal": "reveal a card before play",
-    "prove": "prove their claim",
-    "pay": "reveal a card for an incorrect call",
-    "take_brig": "choose whom to take a BRIG from",
-    "take_sanction": "choose which SANCTION to take",
-    "sanction_discard": "discard a card for a SANCTIONED action",
-    "barracks_discard": "discard a card to the Barracks",
-    "put_back": "put cards back on the deck",
-    "war_reveal": "reveal cards after losing a war",
-    "choose_leader": "choose a leader",
-    "effect_choice": "make an effect's choice",
-    "effect_order": "choose which effect resolves first",
-    "artificer_gift": "give an item",
-    "draw_reaction": "answer before a draw",
-    "spoils": "take or leave a Blasphemy token",
-}
-
-
 @narrator(DecisionTimedOut)
 def _narrate_decision_timed_out(e: dict[str, Any], who: Who) -> str:
-    what = DECISIONS.get(e["kind"], f"make a decision ({e['kind']})")
+    what = who.asked(e["kind"])
     text = f"{who(e['seat'])} ran out of time to {what}; the server decided for them ({e['count']} in a row)"
     if "played" in e:  # only the seat itself sees what was played (redaction)
         text += f": {who.command(e['played'])}"

@@ -18,12 +18,14 @@ Handler = Callable[[GameState, Any], None]
 
 class Who(Protocol):
     """What a narrator is given besides the event: ``who(seat)`` names a seat (or "the reserve") for the reader,
-    and ``who.command(cmd)`` says a command in words (``narration.played_words``, which knows the decision kinds:
-    this package may not import them, as their rules import the events)."""
+    ``who.command(cmd)`` says a command in words and ``who.asked(kind)`` what a decision asks (``narration``,
+    which knows the decision kinds: this package may not import them, as their rules import the events)."""
 
     def __call__(self, seat: Any, /) -> str: ...
 
     def command(self, cmd: dict[str, Any], /) -> str: ...
+
+    def asked(self, kind: str, /) -> str: ...  # what a decision kind asks (``DecisionKind.asks``)
 
 
 Narrator = Callable[[dict[str, Any], Who], str]

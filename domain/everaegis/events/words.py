@@ -1,8 +1,9 @@
-"""How the narrators of several concerns name a card and an action."""
+"""How the narrators of several concerns name a card and an action, and how a played command reads."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 ACTION_NAMES = {
@@ -70,3 +71,27 @@ def reason_words(reason: Any) -> str:
     item, not a card), any other reason as it is."""
     source = effect_of(reason)
     return f"{the_effect(source)}'s effect" if source is not None else str(reason or "")
+
+
+# ----- commands in words: what the server played for a seat whose clock ran out (DecisionKind.said) -----
+
+
+def said_reveal(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
+    cards = cmd.get("cards") or [cmd.get("card")]
+    return f"reveal card {', '.join(str(c) for c in cards)}"
+
+
+def said_discard(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"discard card {cmd.get('card')}"
+
+
+def said_take(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"take {a_or_an(str(cmd.get('item')))}"
+
+
+def said_answer(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return str(cmd.get("answer"))
+
+
+def said_choice(cmd: dict[str, Any], who: Callable[[Any], str]) -> str:
+    return f"choice {cmd.get('choice', cmd.get('first'))}"
