@@ -75,6 +75,8 @@ def deal_again(s: GameState, log: Sequence[dict[str, Any]], knower: int, seed: s
     origin = origins(log)
     pools: dict[str, list[Card]] = {}
     for card, possessor in cards_of(s):
+        if card is s.variant.blasphemy:  # face up beside the deck (R171): every seat knows it, whoever asks
+            continue
         if not card.known_to(knower, possessor):
             pools.setdefault(origin.get(card.id, "other"), []).append(card)
     rng = SeededRng(seed)

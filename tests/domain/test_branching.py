@@ -104,3 +104,17 @@ def test_an_as_known_branch_depends_only_on_what_the_seat_knew(seed):
             return {c.id: c.name for c, _ in cards_of(after)}
 
         assert branched(state) == branched(twin)
+
+
+def test_an_as_known_branch_keeps_the_blasphemy_card_every_seat_sees():
+    """R171: the Blasphemy card lies face up beside the deck; an "as_known" branch deals again only what its seat
+    could not name, so the Blasphemy card (and the action it gives) is the original's in every branch (rules
+    version 4; the deal took it for a hidden card before)."""
+    game = play_game(seats=4, variants="simpleton+blasphemy", seed="br-blasphemy", bots=["random"])
+    replay = Replay(RULESET, make_config(seats=4, variants="simpleton+blasphemy", reaction_seconds=0), game.events)
+    original = replay.state_at(30).variant.blasphemy
+    assert original is not None
+    for knower in range(4):
+        for secret in ("a", "b", "c"):
+            _, after, _, _ = _branched(replay, 30, knower, f"blasphemy-{knower}-{secret}")
+            assert after.variant.blasphemy == original

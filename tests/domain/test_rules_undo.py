@@ -183,3 +183,22 @@ def test_a_window_opened_after_an_undo_never_takes_the_id_of_one_the_undo_voided
         commands = [c for seat in range(4) for c in legal_commands(t.state, seat)]
         t.play({**([c for c in commands if c.get("action") == "treasury"] or commands)[0], "at": T0 + 14 + i})
     assert [e.window for e in t.of("ReactionWindowOpened")] == [1, 2, 3]
+
+
+def test_an_undo_never_rewinds_the_random_stream_so_nothing_undone_tells_a_later_draw():
+    """Rules version 4. The discards of an undone Barracks drew from the game's random stream (where each card went
+    into the deck, its new id), and what was drawn there is on the record, some of it public (a mob's D8). The undo
+    takes the table back, not the stream: a later draw never reads those blocks again, so nobody knows it in
+    advance from the undone span (at a table, dice rolled again and a shuffle done again are new)."""
+    t = _timed({"deck": ["Mason", "Temple"], "hands": {"0": ["Laboratory"], "1": ["Temple", "Mason"], "2": ["Library", "Mason"]}})
+    window = _declare_and_time_out(t, "barracks")
+    for seat in (1, 2):
+        t.play({**t.legal(seat)[0], "at": T0 + 11})
+    drawn = [e.rng for e in t.events if getattr(e, "rng", None)]
+    assert drawn and t.kinds(2) == ["undo"]
+    reached = t.state.rng
+    t.play({"type": "undo", "seat": 2, "window": window, "answer": "claim", "at": T0 + 12})
+    assert t.state.rng == reached  # the stream goes on from where the undone span left it
+    t.play({**t.legal(0)[0], "at": T0 + 13})  # seat 0 shows a card: the bluff is caught (R57)
+    later = [e.rng for e in t.events[len(t.events) - 20 :] if getattr(e, "rng", None) and e.seq > t.of("UndoClaimed")[-1].seq]
+    assert all(start >= reached for start, _ in later)

@@ -91,10 +91,14 @@ def _evolve_undo_claimed(s: GameState, e: UndoClaimed) -> None:
     departures = s.departures  # S2, S3: nothing takes a seat back from resigning or from its bot
     # the ids given so far stay given: a window or an effect opened after the undo never takes the id of one it voided
     windows, effects = s.calls.windows_opened, s.pending.effects_queued
+    # and the random stream goes on (rules version 4): what the undone span drew is on the record, a mob's D8 for all
+    # to see, so reading those blocks again would tell a later draw in advance (a die, where a discard goes)
+    stream = s.rng
     for f in dataclasses.fields(GameState):
         setattr(s, f.name, getattr(restored, f.name))
     s.departures = departures
     s.calls.windows_opened, s.pending.effects_queued = windows, effects
+    s.rng = stream
     s.calls.window_snapshot = None
     s.undo = None
     assert s.calls.window is not None
