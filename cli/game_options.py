@@ -6,14 +6,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from aegis.service.rulesets import DEFAULT, RULESETS
+from aegis.service import rulesets
 
 
 def creation_field(name: str) -> dict[str, Any]:
-    """The default ruleset's declared field ``name`` of a game's creation (a JSON Schema), or {} if it has none."""
-    if DEFAULT is None:
+    """The default ruleset's declared field ``name`` of a game's creation (a JSON Schema), or {} if it has none or
+    several rulesets are hosted (each game is then checked against its own ruleset's)."""
+    default = rulesets.DEFAULT
+    if default is None:
         return {}
-    found: dict[str, Any] = RULESETS[DEFAULT].shapes.creation["properties"].get(name, {})
+    found: dict[str, Any] = rulesets.RULESETS[default].shapes.creation["properties"].get(name, {})
     return found
 
 
