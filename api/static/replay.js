@@ -20,7 +20,7 @@ const gameId = (() => {
 })();
 const gamePath = `/api/games/${enc(gameId)}`;
 const params = new URLSearchParams(location.search);
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const token = takeToken(gameId);
 const CLAIM_EVENTS = new Set(["ActionDeclared", "GuardDeclared"]); // the events an audit explains
 
 const state = {
@@ -196,7 +196,7 @@ function render(replay, as) {
 
 function permalink(step) {
   const url = replayUrl(step);
-  history.replaceState(null, "", url + location.hash);
+  history.replaceState(null, "", url);
   $("permalink").href = url;
   $("review-link").href = `/review/${enc(gameId)}?as=${enc(state.as)}`; // every claim and call with its odds
 }

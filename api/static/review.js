@@ -5,7 +5,7 @@
 
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const params = new URLSearchParams(location.search);
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const token = takeToken(gameId); // token.js
 const $ = (id) => document.getElementById(id);
 let as = params.get("as") || "spectator";
 

@@ -493,6 +493,12 @@ def test_a_view_not_open_yet_reads_as_a_page_with_a_way_to_watch(browser, active
     page.goto(f"{url}/replay/{gid}?as=0#token={mine}")  # the seat's own link opens its view and its prompts
     page.wait_for_function("document.getElementById('table-area').getAttribute('aria-busy') === 'false'")
     assert page.locator("#prompts").is_visible() and page.locator("#prompt-list li.prompt").count() >= 1
+    # the token leaves the address bar at once (a moment shared by copying the address must not hand the seat
+    # over), and this tab keeps it: a reload still opens the seat's view
+    assert "token" not in page.evaluate("location.href") and mine not in page.evaluate("location.href")
+    page.reload()
+    page.wait_for_function("document.getElementById('table-area').getAttribute('aria-busy') === 'false'")
+    assert page.locator("#prompt-list li.prompt").count() >= 1 and "token" not in page.evaluate("location.href")
     page.goto(f"{url}/replay/{gid}#token={mine}")  # the same link without ?as= opens the same view, not a spectator's
     page.wait_for_function("document.getElementById('perspective').value === '0'")
     page.wait_for_function("document.getElementById('table-area').getAttribute('aria-busy') === 'false'")
