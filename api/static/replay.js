@@ -390,7 +390,7 @@ function renderLog() {
     const li = el(
       "li",
       { value: e.seq, "data-seq": e.seq, class: e.undone ? "undone" : null, title: e.undone ? "undone by an undo claim" : null },
-      el("a", { class: "step", href: replayUrl(e.seq) }, e.text),
+      el("a", { class: "step", href: replayUrl(e.seq) }, e.text, e.undone ? el("span", { class: "visually-hidden", text: " (undone by an undo claim)" }) : null),
       CLAIM_EVENTS.has(e.type) ? el("a", { class: "audit-link", href: auditUrl(e.seq), "aria-label": `audit of step ${e.seq}` }, "audit") : null,
       disputeMark(e.seq),
     );
@@ -446,9 +446,19 @@ async function openAudit(step, opener) {
   }
 }
 
+// a server time as an arbiter can cite it: the date and the time to the millisecond, in UTC
+function citeTime(seconds) {
+  return typeof seconds === "number" ? `${new Date(seconds * 1000).toISOString().replace("T", " ").replace("Z", "")} UTC` : null;
+}
+
 function auditParts(audit) {
   const who = audit.claimant ? audit.claimant.name : "?";
-  const parts = [el("p", { text: `${audit.declared && audit.declared.text ? audit.declared.text : `${who} declared`} (step ${audit.declared ? audit.declared.seq : "?"})` })];
+  const parts = [];
+  if (audit.as === "omniscient" && state.as !== "omniscient") {
+    // the game is over: the audit shows the whole record, whichever perspective the page shows
+    parts.push(el("p", { class: "note", text: "The game is over: this audit shows the full record, not only what this perspective knew then." }));
+  }
+  parts.push(el("p", { text: `${audit.declared && audit.declared.text ? audit.declared.text : `${who} declared`} (step ${audit.declared ? audit.declared.seq : "?"})` }));
   const held = audit.claimant_held;
   if (held) {
     const holds = held.holds_claimed_card === null || held.holds_claimed_card === undefined ? "" : ` — ${held.holds_claimed_card ? "held" : "did not hold"} the ${audit.claim}`;
@@ -458,16 +468,39 @@ function auditParts(audit) {
   }
   const knew = Object.entries(audit.others_knew || {}).map(([player, cards]) => el("li", { text: `${player} knew: ${cards.length ? cards.join(", ") : "none of them"}` }));
   if (knew.length) parts.push(el("ul", { "aria-label": "what the others knew" }, ...knew));
+  const windows = (audit.windows || []).map((w) => {
+    const opened = `opened at step ${w.opened_step}${citeTime(w.opened_at) ? ` (${citeTime(w.opened_at)})` : ""}`;
+    const deadline = citeTime(w.deadline) ? `, deadline ${citeTime(w.deadline)}` : ", no deadline";
+    const closedHow = { deadline: "its deadline", answers: "every answer", undo: "an undo claim" }[w.closed_by] || w.closed_by;
+    const closed = w.closed_step === null || w.closed_step === undefined
+      ? ", still open"
+      : `, closed at step ${w.closed_step} by ${closedHow}${citeTime(w.closed_at) ? ` (${citeTime(w.closed_at)})` : ""}`;
+    const silent = w.no_answer_from && w.no_answer_from.length ? `; no answer from ${w.no_answer_from.join(", ")}` : "";
+    return el("li", { text: `Window ${w.window} (${w.about} of ${w.claimant}; asked: ${(w.asked || []).join(", ")}): ${opened}${deadline}${closed}${silent}` });
+  });
+  if (windows.length) parts.push(el("p", { text: "Reaction windows:" }), el("ul", { "aria-label": "reaction windows" }, ...windows));
   const answers = (audit.answers || []).map((a) => {
     const said = a.answer ? `${a.answer}${a.means ? ` with ${a.means}` : ""}` : "answered";
-    const at = typeof a.at === "number" ? ` at ${new Date(a.at * 1000).toLocaleTimeString()}` : "";
-    return el("li", { text: `${a.name ?? name(a.seat)}: ${said}${at}` });
+    const how = a.by_undo ? " by an undo claim, after the window's deadline" : "";
+    const at = citeTime(a.at) ? ` at ${citeTime(a.at)}` : "";
+    const undone = a.undone ? " (undone: the undo made it void)" : "";
+    return el("li", { class: a.undone ? "undone" : null, text: `${a.name ?? name(a.seat)}: ${said}${how} (step ${a.step})${at}${undone}` });
   });
   parts.push(el("p", { text: answers.length ? "Answers:" : "No answers." }));
   if (answers.length) parts.push(el("ul", { "aria-label": "answers" }, ...answers));
-  if (audit.undo && audit.undo.open) parts.push(el("p", { text: `Whether an undo can be claimed is not settled yet: ${audit.undo.why}.` }));
-  else if (audit.undo) parts.push(el("p", { text: `An undo could ${audit.undo.possible ? "" : "not "}have been claimed${audit.undo.why ? `: ${audit.undo.why}` : ""}.` }));
-  const followed = (audit.followed || []).map((f) => el("li", {}, el("a", { class: "followed", href: replayUrl(f.seq), "data-seq": f.seq }, `${f.seq}. ${f.text}`)));
+  const undo = audit.undo;
+  if (undo && undo.open) parts.push(el("p", { text: `Whether an undo can be claimed is not settled yet: ${undo.why}.` }));
+  else if (undo) parts.push(el("p", { text: `An undo could ${undo.possible ? "" : "not "}have been claimed${undo.why ? `: ${undo.why}` : ""}.` }));
+  if (undo && undo.claimed) {
+    const span = undo.undone && undo.undone.length ? `steps ${undo.undone[0]} to ${undo.undone[1]}` : "nothing";
+    const kept = undo.answers_kept && undo.answers_kept.length ? `, but for the answers given in the window (steps ${undo.answers_kept.join(", ")}), which stand` : "";
+    parts.push(el("p", { text: `${undo.claimed_by} claimed the undo: it made ${span} void${kept}.` }));
+  }
+  const voided = new Set(state.timeline.filter((t) => t.undone).map((t) => t.seq));
+  const followed = (audit.followed || []).map((f) => {
+    const isVoid = voided.has(f.seq);
+    return el("li", { class: isVoid ? "undone" : null }, el("a", { class: "followed", href: replayUrl(f.seq), "data-seq": f.seq }, `${f.seq}. ${f.text}${isVoid ? " (undone)" : ""}`));
+  });
   if (followed.length) parts.push(el("p", { text: "What followed:" }), el("ol", { class: "followed-list" }, ...followed));
   return parts;
 }
@@ -707,8 +740,10 @@ function renderOdds(odds) {
   if (!odds) return;
   const pct = Math.round(Number(odds.probability) * 100);
   const what = odds.about === "guard" ? `the ${odds.claim} to guard with` : `the ${odds.claim}`;
-  const truth = odds.held ? `${name(odds.claimant)} did` : `${name(odds.claimant)} did not`;
-  line.textContent = `As ${perspectiveLabel(odds.as)} knew: ${pct}% that ${name(odds.claimant)} held ${what} — ${truth}.`;
+  // what the perspective knew then, and apart from it what only the end of the game told (hindsight, said as such)
+  const known = odds.held === null || odds.held === undefined;
+  const truth = known ? "" : ` Known after the game: ${name(odds.claimant)} ${odds.held ? "held it" : "did not hold it"}.`;
+  line.textContent = `As ${perspectiveLabel(odds.as)} knew then: ${pct}% that ${name(odds.claimant)} held ${what}.${truth}`;
 }
 
 // ----- lineage (the replay's `branch_of`: {game, step} | null, `branches`: [{id, step}]) and branching -----

@@ -341,7 +341,8 @@ def test_a_claim_shows_its_odds_as_the_perspective_knew_them_and_the_review_is_a
     line = page.locator("#odds")
     assert line.is_visible()
     text = line.text_content()
-    assert f"{round(odds['probability'] * 100)}%" in text and odds["claim"] in text and "knew" in text
+    assert f"{round(odds['probability'] * 100)}%" in text and odds["claim"] in text and "knew then" in text
+    assert "Known after the game: " in text  # hindsight apart from what the seat knew, and said as such
     page.keyboard.press("ArrowRight")  # the next step is no claim: no odds
     _settled(page, claim + 1)
     if _call(f"{url}/api/games/{gid}/replay?step={claim + 1}&as=1")["odds"] is None:
@@ -594,4 +595,48 @@ def test_a_viewer_at_the_last_step_of_a_game_still_on_follows_it(browser, active
     assert after > before
     _settled(page, after)
     assert page.locator(f"#log li[data-seq='{after}']").count() == 1
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def undone_game(server):
+    """A finished game where Cy let a window run out and then claimed an undo: (url, game id, the declared step)."""
+    url, _ = server
+    setup = {"hands": {"0": ["Laboratory"], "1": ["Temple"], "2": ["Mason"]}, "deck": ["Mason"], "first_player": 0}
+    created = _call(url + "/api/games", "POST", {"seats": 3, "reaction_seconds": 1, "turn_seconds": 0, "setup": setup})
+    gid = created["id"]
+    tokens = [_call(f"{url}/api/games/{gid}/seats", "POST", {"name": n})["token"] for n in ("Ada", "Bo", "Cy")]
+    _call(f"{url}/api/games/{gid}/start", "POST", token=created["host_token"])
+    declared = _call(f"{url}/api/games/{gid}/commands", "POST", {"type": "declare", "action": "treasury"}, token=tokens[0])
+    window = _call(f"{url}/api/games/{gid}/view", token=tokens[1])["table"]["window"]["id"]
+    _call(f"{url}/api/games/{gid}/commands", "POST", {"type": "react", "window": window, "answer": "pass"}, token=tokens[1])
+    for _ in range(100):  # Cy lets the window run out: the server closes it at its deadline and offers the undo
+        if any(p["kind"] == "undo" for p in _call(f"{url}/api/games/{gid}/view", token=tokens[2])["prompts"]):
+            break
+        time.sleep(0.05)
+    _call(f"{url}/api/games/{gid}/commands", "POST", {"type": "undo", "window": window, "answer": "claim"}, token=tokens[2])
+    for seat in (1, 2):
+        _call(f"{url}/api/games/{gid}/commands", "POST", {"type": "resign"}, token=tokens[seat])
+    assert _call(f"{url}/api/games/{gid}/view")["status"] == "finished"
+    first = min(e["seq"] for e in declared["events"] if e["type"] == "ActionDeclared")
+    return url, gid, first
+
+
+def test_the_audit_of_a_claim_an_undo_reopened_says_how_each_answer_came_and_what_was_undone(browser, undone_game):
+    """An arbiter's questions, answered in the panel: when the window opened and closed and how, who did not answer,
+    that Cy's call came by an undo claim after the deadline, what the undo made void (marked in what followed), the
+    times to the millisecond with their date, and that the finished game's audit shows the whole record."""
+    url, gid, step = undone_game
+    page = _open(browser, f"{url}/replay/{gid}?step={step}&as=spectator", step=step)
+    page.locator(f"#log li[data-seq='{step}'] a.audit-link").click()
+    page.wait_for_function("document.getElementById('audit-body').textContent.includes('Answers')")
+    text = page.locator("#audit-body").text_content()
+    assert "this audit shows the full record" in text
+    cited = r"\(20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC\)"  # a date, a time to the millisecond, UTC
+    assert re.search(r"Window 1 \(action of Ada; asked: Bo, Cy\): opened at step \d+ " + cited, text)
+    assert "by its deadline" in text and "no answer from Cy" in text and "by an undo claim" in text
+    assert re.search(r"Cy: call by an undo claim, after the window's deadline \(step \d+\) at 20", text)
+    assert re.search(r"Cy claimed the undo: it made steps \d+ to \d+ void", text)
+    assert page.locator("#audit-body .followed-list li.undone").count() >= 1
+    assert "(undone)" in page.locator("#audit-body .followed-list").text_content()
     page.close()
