@@ -183,6 +183,7 @@ function render(replay, as) {
   renderSeats(table, as);
   renderBoard(table);
   renderLineage(replay.branch_of, replay.branches, replay.copied);
+  if (state.finished) renderBranchPanel();
   renderStepDisputes(replay.step);
   markLog(replay.step);
   showWanted();
@@ -717,7 +718,7 @@ function wire() {
     want(Number(link.dataset.seq));
   });
   $("audit-close").addEventListener("click", closeAudit);
-  $("branch-here").addEventListener("click", branchHere);
+  $("branch-here").addEventListener("click", () => branchHere(null, null));
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || $("viewer").hidden) return;
     const tag = e.target.tagName;
@@ -765,35 +766,124 @@ function renderLineage(branchOf, branches, copied) {
   $("lineage").hidden = !parts.length;
 }
 
-async function branchHere() {
-  const button = $("branch-here");
+// the moves a seat could have made at the step shown, as branches: each complete option of its prompts, and each
+// choice of an option with one parameter of one pick (a war's target); a few dozen at most
+function branchMoves(prompts) {
+  const moves = [];
+  for (const p of prompts || []) {
+    if (p.free) continue;
+    for (const o of p.options || []) {
+      const params = o.params || [];
+      if (!params.length) moves.push({ label: o.label, command: o.command });
+      else if (params.length === 1 && params[0].max === 1)
+        for (const c of params[0].choices) moves.push({ label: `${o.label.replace(/…$/, "")}${c.label}`, command: { ...o.command, [params[0].name]: c.value } });
+    }
+  }
+  return moves.slice(0, 24);
+}
+
+function renderBranchPanel() {
+  const replay = state.shown;
+  const seat = /^\d+$/.test(String(state.as)) ? Number(state.as) : null;
+  const last = replay && replay.step >= state.steps; // the game is over after it: nothing to play on
+  $("branch-here").disabled = !!last;
+  $("branch-intro").textContent = last
+    ? "The game is over after this step: there is nothing to play on from it. Step back to a decision."
+    : "Play the game again from this step: on as it went, or with another move.";
+  const moves = !last && seat !== null && replay ? branchMoves(replay.prompts) : [];
+  fill(
+    $("branch-moves"),
+    moves.length ? el("p", { text: `Or what if ${name(seat)} had chosen:` }) : null,
+    moves.length
+      ? el("ul", { class: "branch-moves", "aria-label": "moves to branch with" }, ...moves.map((m) => el("li", {}, moveButton(m, seat))))
+      : null,
+  );
+  $("branch-deal-choice").hidden = seat === null || !!last;
+  if (seat !== null) $("branch-as-known-label").textContent = `deal again the cards ${name(seat)} could not know then`;
+}
+
+function moveButton(move, seat) {
+  const button = el("button", { type: "button", class: "branch-move" }, move.label);
+  button.addEventListener("click", () => branchHere({ ...move.command, seat }, move.label));
+  return button;
+}
+
+async function branchHere(command, label) {
+  const buttons = [$("branch-here"), ...document.querySelectorAll(".branch-move")];
   const out = $("branch-result");
   const step = state.shown ? state.shown.step : nav.wanted;
-  button.disabled = true;
+  const seat = /^\d+$/.test(String(state.as)) ? Number(state.as) : null;
+  const asKnown = seat !== null && $("branch-as-known").checked;
+  const body = { step, deal: asKnown ? "as_known" : "same" };
+  if (asKnown) body.as = seat;
+  if (command && command.type) body.command = command;
+  buttons.forEach((b) => (b.disabled = true));
   fill(out, el("p", { text: `Branching at step ${step}…` }));
   try {
-    const made = await request(`${gamePath}/branches`, { method: "POST", body: { step, deal: "same" } });
+    const made = await request(`${gamePath}/branches`, { method: "POST", body });
+    const how = label ? `, where ${name(seat)} plays “${label}”` : "";
+    const play = el("p", { id: "branch-play" }, el("button", { type: "button", id: "branch-bots" }, "Play it out with bots"));
+    if (seat !== null) play.append(" ", el("button", { type: "button", id: "branch-me" }, `Play ${name(seat)} myself, bots at the other seats`));
     fill(
       out,
-      el("p", { text: `New game ${made.id}, from step ${step}.` }),
+      el("p", { text: `New game ${made.id}, from step ${made.step}${how}.` }),
+      play,
       el("p", { class: "warning", text: "Its host token is shown only this once: keep it now, it is the only way to start and run the new game." }),
       el("p", {}, "Host token: ", el("code", { id: "host-token", text: made.host_token })),
       el(
         "p",
         { id: "branch-next" },
-        "It waits in the lobby until its seats are taken (",
+        "Or seat it yourself: it waits in the lobby until its seats are taken (",
         el("code", { text: `POST /api/games/${made.id}/seats` }),
         ", once per seat: a name, or a bot) and the host starts it (",
         el("code", { text: `POST /api/games/${made.id}/start` }),
         " with the host token); its replay opens then.",
       ),
-      el("p", {}, el("a", { id: "branch-link", href: replayUrl(step, "spectator", made.id) }, "Replay the new game (once it has started)")),
+      el("p", {}, el("a", { id: "branch-link", href: replayUrl(made.step, "spectator", made.id) }, "Replay the new game (once it has started)")),
     );
+    $("branch-bots").addEventListener("click", () => playBranch(made, null));
+    if (seat !== null) $("branch-me").addEventListener("click", () => playBranch(made, seat));
   } catch (err) {
     const why = err.status === 404 || err.status === 405 ? "this server does not branch games" : err.message;
     fill(out, el("p", { class: "problem-text", text: `Could not branch: ${why}.` }));
   } finally {
-    button.disabled = false;
+    buttons.forEach((b) => (b.disabled = false));
+    renderBranchPanel();
+  }
+}
+
+// seat a new branch (bots everywhere, or the reader at ``seat`` as a guest and bots elsewhere), start it, and open
+// its replay where it begins; the reader's seat token rides in the link's #token=, which the page takes out at once
+async function playBranch(made, seat) {
+  const out = $("branch-play");
+  const path = `/api/games/${enc(made.id)}`;
+  fill(out, el("span", { text: "Seating the new game and starting it…" }));
+  const send = async (url, body, key) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(key ? { Authorization: "Bearer " + key } : {}) },
+      body: JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.detail || answer.title || response.statusText);
+    return answer;
+  };
+  try {
+    let mine = null;
+    for (;;) {
+      // the next seat a request takes is the first free one (a seat the rules play fills itself, R173)
+      const lobby = await (await fetch(`${path}/view`)).json();
+      const taken = new Set((lobby.seats || []).map((s) => s.seat));
+      if (taken.size >= lobby.seats_total) break;
+      let next = 0;
+      while (taken.has(next)) next += 1;
+      if (next === seat) mine = (await send(`${path}/seats`, { name: `${name(seat)} (what if)`.slice(0, 40) })).token;
+      else await send(`${path}/seats`, { bot: "cautious" });
+    }
+    await send(`${path}/start`, {}, made.host_token);
+    location.href = replayUrl(made.step, seat === null ? "spectator" : seat, made.id) + (mine ? `#token=${enc(mine)}` : "");
+  } catch (err) {
+    fill(out, el("span", { class: "problem-text", text: `Could not start the new game: ${err.message}. Its host token below still starts it.` }));
   }
 }
 

@@ -640,3 +640,41 @@ def test_the_audit_of_a_claim_an_undo_reopened_says_how_each_answer_came_and_wha
     assert page.locator("#audit-body .followed-list li.undone").count() >= 1
     assert "(undone)" in page.locator("#audit-body .followed-list").text_content()
     page.close()
+
+
+def test_what_if_i_had_called_is_a_click_and_plays_the_branch_with_me_at_my_seat(browser, finished_game):
+    """The headline of branches, from the page: at a step where Ann was asked to answer a claim, each of her options
+    is offered as a branch; 'Call' makes the branch with that call, and 'Play ... myself' seats Ann as a guest
+    and bots elsewhere, starts it and opens its replay from her seat (her token out of the address). At the last
+    step there is nothing to play on, and the page says so."""
+    url, gid, log, _ = finished_game
+    step = next(
+        e["seq"]
+        for e in log
+        if any(
+            p["kind"] == "react" and any(o["command"].get("answer") == "call" for o in p["options"])
+            for p in _call(f"{url}/api/games/{gid}/replay?step={e['seq']}&as=0")["prompts"]
+        )
+    )
+    page = _open(browser, f"{url}/replay/{gid}?step={step}&as=0", step=step)
+    call = page.locator("#branch-moves button.branch-move", has_text="Call")
+    call.first.click()
+    page.wait_for_function("/New game|Could not branch/.test(document.getElementById('branch-result').textContent)")
+    said = page.locator("#branch-result").text_content()
+    assert said.startswith("New game") and "plays “Call" in said, said
+    page.click("#branch-me")
+    page.wait_for_url(re.compile(r"/replay/(?!" + gid + ")"), timeout=20000)
+    page.wait_for_function("document.getElementById('table-area').getAttribute('aria-busy') === 'false'")
+    assert "token" not in page.evaluate("location.href") and "as=0" in page.url
+    page.locator("#branch-of").wait_for(state="visible")
+    branch = page.url.split("/replay/")[1].split("?")[0]
+    events = _call(f"{url}/api/games/{branch}/events?limit=5000")["events"]
+    began = next(e["seq"] for e in events if e["type"] == "BranchBegan")
+    assert any(e["type"] == "BluffCalled" and e["caller"] == 0 for e in events if e["seq"] > began)  # her call, played there
+    seats = _call(f"{url}/api/games/{branch}/view")["seats"]
+    assert seats[0]["name"].endswith("(what if)") and all(s["bot"] for s in seats[1:])
+    page.close()
+    steps = _call(f"{url}/api/games/{gid}/replay?as=spectator")["steps"]
+    page = _open(browser, f"{url}/replay/{gid}?step={steps}&as=spectator", step=steps)
+    assert page.locator("#branch-here").is_disabled() and "nothing to play on" in page.locator("#branch-intro").text_content()
+    page.close()
