@@ -34,6 +34,7 @@ const state = {
   shownAs: null,
   disputes: new Map(), // step -> the disputes about it
   notice: "", // what the page says of its link until the reader moves (a step the game does not have)
+  announcedAs: undefined, // the perspective the live region last named
 };
 
 function el(tag, attrs = {}, ...children) {
@@ -190,7 +191,10 @@ function render(replay, as) {
   if (settled()) {
     showError(state.notice || "");
     const said = replay.event ? replay.event.text : "before the first event";
-    $("announce").textContent = `Step ${replay.step} of ${replay.steps}: ${said}`;
+    const switched = state.announcedAs !== undefined && state.announcedAs !== as;
+    const seen = switched ? `, now as ${perspectiveLabel(as)}` : ""; // a switch of perspective is said, once
+    state.announcedAs = as;
+    $("announce").textContent = `Step ${replay.step} of ${replay.steps}${seen}: ${said}`;
     permalink(replay.step);
   }
 }
@@ -311,6 +315,7 @@ function cardElement(card) {
     node.textContent = "?";
     node.title = "face down, unknown to this perspective";
   }
+  node.setAttribute("role", "img"); // a card's picture: its name and state are read as one (a plain span's label is not)
   node.setAttribute("aria-label", card.name ? `${card.name}, ${node.title}` : `a card ${node.title}`);
   return node;
 }
@@ -756,11 +761,17 @@ function renderLineage(branchOf, branches, copied) {
     if (copied) parts.push(el("strong", { id: "copied" }, "This step is the original game's, played by its players; the branch begins after it."), " ");
   }
   if (branches && branches.length) {
-    parts.push("Branches: ");
-    branches.forEach((b, i) => {
-      if (i) parts.push(", ");
-      parts.push(el("a", { class: "branch", href: replayUrl(b.step, "spectator", b.id) }, `at step ${b.step} (${b.id})`));
-    });
+    // the newest few in the line, the rest folded: anyone may branch a finished game, and a long list must not push
+    // the table off a phone's screen; each named by its step (its id in the title, for who needs it)
+    const link = (b) => el("a", { class: "branch", href: replayUrl(b.step, "spectator", b.id), title: `game ${b.id}` }, `at step ${b.step}`);
+    const newest = branches.slice(-3).reverse();
+    const older = branches.slice(0, -3).reverse();
+    parts.push(`${branches.length === 1 ? "A branch" : `${branches.length} branches`}: `);
+    newest.forEach((b, i) => parts.push(...(i ? [", ", link(b)] : [link(b)])));
+    if (older.length) {
+      const list = el("ul", { class: "older-branches" }, ...older.map((b) => el("li", {}, link(b))));
+      parts.push(" ", el("details", { class: "more-branches" }, el("summary", { text: `${older.length} older` }), list));
+    }
   }
   fill($("lineage"), ...parts);
   $("lineage").hidden = !parts.length;

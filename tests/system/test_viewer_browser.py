@@ -269,6 +269,11 @@ def test_the_live_region_announces_the_step_and_its_event(browser, finished_game
     page.wait_for_function("document.getElementById('announce').textContent.startsWith('Step 21 ')")
     assert live.text_content() != before
     assert page.locator("#log li.current a.step").text_content() in live.text_content()
+    page.select_option("#perspective", "omniscient")  # a switch of perspective is said too, with the step
+    page.wait_for_function("document.getElementById('announce').textContent.startsWith('Step 21 of ')")
+    page.wait_for_function("document.getElementById('announce').textContent.includes(', now as the omniscient: ')")
+    card = page.locator(".seat .card").first
+    assert card.get_attribute("role") == "img" and card.get_attribute("aria-label")  # a card is read with its state
     page.close()
 
 
