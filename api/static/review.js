@@ -31,7 +31,20 @@ function cell(row, text, className) {
 }
 
 const count = (n, word, words = word + "s") => `${n} ${n === 1 ? word : words}`;
-const percent = (p) => (p === null || p === undefined ? "–" : `${(100 * p).toFixed(1)}%`);
+// whole percents, as the viewer's odds line says them
+const percent = (p) => (p === null || p === undefined ? "–" : `${Math.round(100 * p)}%`);
+
+// the review's outcome codes (the API's) in a player's words
+const OUTCOMES = {
+  right: "right: the claim was not proven",
+  wrong: "wrong: the claim was proven",
+  void: "someone called first: not heard",
+  unsettled: "the game ended before it was settled",
+  "not called": "nobody called it",
+  proven: "called, and proven",
+  exposed: "called, and not proven",
+  "no window": "nobody could call it (no reaction window)",
+};
 
 function replayLink(step) {
   const a = document.createElement("a");
@@ -47,7 +60,10 @@ function moveRow(move, names) {
   if (move.bluff_through) tr.classList.add("through");
   if (move.undone) tr.classList.add("undone");
   cell(tr, "").append(replayLink(move.step));
-  const what = move.kind === "claim" ? `claims (${move.about})` : move.kind + (move.means ? ` (${move.means})` : "");
+  const what =
+    move.kind === "claim"
+      ? move.about === "guard" ? "guards with a claimed card" : "claims an action"
+      : move.kind === "guard" ? `guards${move.means ? ` with ${move.means === "card" ? "a claimed card" : `the ${move.means}`}` : ""}` : move.kind;
   cell(tr, what);
   cell(tr, move.kind === "claim" ? "–" : names[move.claimant] ?? `seat ${move.claimant}`);
   cell(tr, move.claim);
@@ -57,8 +73,14 @@ function moveRow(move, names) {
   if (move.against_odds) notes.push("against the odds");
   if (move.bluff_through) notes.push("got through");
   if (move.undone) notes.push("undone");
-  cell(tr, move.outcome + (notes.length ? ` · ${notes.join(", ")}` : ""));
+  cell(tr, (OUTCOMES[move.outcome] || move.outcome) + (notes.length ? ` · ${notes.join(", ")}` : ""));
   return tr;
+}
+
+// "(2 after someone else's call: not heard)": a later caller's calls are counted among the calls, never right
+function heard(moves, calls) {
+  const late = moves.filter((m) => m.kind === "call" && m.outcome === "void").length;
+  return late ? ` (${late} after someone else's call: not heard)` : "";
 }
 
 function render(review) {
@@ -78,7 +100,7 @@ function render(review) {
     summary.className = "summary";
     summary.textContent =
       `${count(s.claims, "claim")}, ${count(s.bluffs, "bluff")}, ${s.bluffs_through} got through · ` +
-      `${count(s.calls, "call")}, ${s.calls_right} right, ${s.calls_against_odds} against the odds · ` +
+      `${count(s.calls, "call")}${heard(p.moves, s.calls)}, ${s.calls_right} right, ${s.calls_against_odds} against the odds · ` +
       `${count(s.passes, "pass", "passes")}, ${count(s.guards, "guard")} · calibration of calls: mean odds ${percent(c.mean_probability)}, ` +
       `held ${percent(c.held_rate)}, Brier ${c.brier === null ? "–" : c.brier.toFixed(3)}`;
     box.append(h, summary);

@@ -399,6 +399,11 @@ def test_the_review_page_links_carry_no_token_and_count_in_words(browser, finish
     assert "token" not in page.evaluate("location.href")  # switching perspective keeps it out of the address too
     summaries = page.locator(".player .summary").all_text_contents()
     assert summaries and not [t for t in summaries if re.search(r"\b1 (claims|bluffs|calls|passes|guards)\b", t)]
+    happened = page.eval_on_selector_all(".player tr td:last-child", "cells => cells.map(c => c.textContent)")
+    codes = {"void", "exposed", "proven", "right", "wrong", "unsettled", "not called", "no window"}
+    assert happened and not [t for t in happened if t.split(" · ")[0] in codes], happened  # words, not the API's codes
+    odds = page.eval_on_selector_all(".player td.num", "cells => cells.map(c => c.textContent)")
+    assert all(re.fullmatch(r"\d+%|–", t) for t in odds), odds  # whole percents, as the viewer says them
     _no_overflow(page)
     page.close()
 
