@@ -131,8 +131,17 @@ function want(step) {
   pump();
 }
 
+// the next (or previous) step whose event is a claim or a declaration, among the events this perspective may see
+function jumpToClaim(direction) {
+  const claims = state.timeline.filter((e) => CLAIM_EVENTS.has(e.type)).map((e) => e.seq);
+  const found = direction > 0 ? claims.find((seq) => seq > nav.wanted) : claims.reverse().find((seq) => seq < nav.wanted);
+  if (found === undefined) showError(direction > 0 ? "No claim after this step." : "No claim before this step.");
+  else want(found);
+}
+
 function showWanted() {
   $("step-label").textContent = `step ${nav.wanted} / ${state.steps}`;
+  $("goto").max = String(state.steps);
   $("slider").value = String(nav.wanted);
   $("slider").setAttribute("aria-valuetext", `step ${nav.wanted} of ${state.steps}`);
   // at an end, its buttons say they do nothing there (aria-disabled keeps the focus where a disabled button would lose it)
@@ -698,6 +707,15 @@ function wire() {
   $("next").addEventListener("click", () => want(nav.wanted + 1));
   $("last").addEventListener("click", () => want(state.steps));
   $("slider").addEventListener("input", (e) => want(Number(e.target.value)));
+  // a long game on a phone: the slider cannot land on one step, so a step number, and the claims one by one
+  $("goto-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const value = $("goto").value.trim();
+    if (/^\d+$/.test(value)) want(Number(value));
+    else showError(`"${value}" is not a step number: give one from 0 to ${state.steps}.`);
+  });
+  $("prev-claim").addEventListener("click", () => jumpToClaim(-1));
+  $("next-claim").addEventListener("click", () => jumpToClaim(1));
   $("perspective").addEventListener("change", (e) => switchPerspective(e.target.value));
   $("whole-game").addEventListener("change", (e) => {
     state.whole = e.target.checked;

@@ -688,3 +688,24 @@ def test_what_if_i_had_called_is_a_click_and_plays_the_branch_with_me_at_my_seat
     page = _open(browser, f"{url}/replay/{gid}?step={steps}&as=spectator", step=steps)
     assert page.locator("#branch-here").is_disabled() and "nothing to play on" in page.locator("#branch-intro").text_content()
     page.close()
+
+
+def test_a_long_game_is_walked_by_step_number_and_claim_by_claim(browser, finished_game):
+    """The slider of a long game cannot land on one step under a finger: a step number goes straight there, and the
+    claim buttons go from one declaration or claim to the next and back."""
+    url, gid, log, _ = finished_game
+    claims = [e["seq"] for e in log if e["type"] in ("ActionDeclared", "GuardDeclared")]
+    page = _open(browser, f"{url}/replay/{gid}?step=5&as=spectator", step=5)
+    page.click("#next-claim")
+    first = next(seq for seq in claims if seq > 5)
+    _settled(page, first)
+    page.click("#next-claim")
+    second = next(seq for seq in claims if seq > first)
+    _settled(page, second)
+    page.click("#prev-claim")
+    _settled(page, first)
+    page.fill("#goto", "40")
+    page.press("#goto", "Enter")
+    _settled(page, 40)
+    assert "step=40" in page.url
+    page.close()
