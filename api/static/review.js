@@ -12,9 +12,57 @@ let as = params.get("as") || "spectator";
 async function api(path) {
   const headers = token ? { Authorization: "Bearer " + token } : {};
   const response = await fetch(path, { headers });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.detail || response.statusText);
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const err = new Error(body.detail || response.statusText);
+    err.status = response.status;
+    throw err;
+  }
   return body;
+}
+
+// a review that cannot be shown reads as a page: what is wrong, why, and where to go instead
+function showProblem(err) {
+  const game = encodeURIComponent(gameId);
+  const ways = [];
+  let heading;
+  let hint;
+  if (err.status === 409) {
+    heading = "Not yet: the review opens when the game is over";
+    hint = "During the game its odds would help the players. Anyone may watch the game meanwhile.";
+    ways.push([`/replay/${game}?as=spectator`, "Watch it as a spectator"]);
+  } else if (err.status === 404) {
+    heading = "No finished game to review here";
+    hint = "Check the link: the game may not exist, or may not have started.";
+    ways.push(["/api/games?status=finished", "The finished games (their ids)"]);
+  } else if (err.status === 400) {
+    heading = "This link asks for a perspective the game does not have";
+    hint = "A perspective is one of the game's seat numbers, spectator or omniscient.";
+    ways.push([`/review/${game}?as=spectator`, "The review as a spectator"]);
+  } else {
+    heading = "The review could not be loaded";
+    hint = "The server may be busy or out of reach: try again in a moment.";
+    ways.push([location.pathname + location.search, "Try again"]);
+  }
+  $("problem-heading").textContent = heading;
+  $("problem-detail").textContent = err.message ? `The server says: ${err.message}.` : "";
+  $("problem-hint").textContent = hint;
+  $("problem-ways").replaceChildren(
+    ...ways.map(([href, text]) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = href;
+      a.textContent = text;
+      li.append(a);
+      return li;
+    }),
+  );
+  $("controls").hidden = true;
+  $("intro").hidden = true;
+  $("players").textContent = "";
+  document.title = `${heading} · Aegis review`;
+  $("problem").hidden = false;
+  $("problem-heading").focus();
 }
 
 function showError(message) {
@@ -141,9 +189,13 @@ async function load() {
   $("replay-link").href = `/replay/${encodeURIComponent(gameId)}?as=${encodeURIComponent(as)}`;
   try {
     showError("");
+    $("problem").hidden = true;
+    $("controls").hidden = false;
+    $("intro").hidden = false;
     render(await api(`/api/games/${encodeURIComponent(gameId)}/review?as=${encodeURIComponent(as)}`));
+    document.title = `Review of game ${gameId} · as ${as} · Aegis`;
   } catch (err) {
-    showError(err.message);
+    showProblem(err);
   }
 }
 

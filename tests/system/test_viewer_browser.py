@@ -709,3 +709,26 @@ def test_a_long_game_is_walked_by_step_number_and_claim_by_claim(browser, finish
     _settled(page, 40)
     assert "step=40" in page.url
     page.close()
+
+
+def test_a_review_that_cannot_be_shown_reads_as_a_page_with_a_way_on(browser, active_game, finished_game):
+    """A game still on (409), an unknown game (404), a perspective the game has not (400): a heading that says what is
+    wrong, the server's words, and a link to go on (watch as a spectator; the finished games; the spectator's review)."""
+    url, active, _ = active_game
+    _, finished, _, _ = finished_game
+    for path, heading, way in (
+        (f"/review/{active}", "Not yet: the review opens when the game is over", f"/replay/{active}?as=spectator"),
+        ("/review/00000000-0000-0000-0000-000000000000", "No finished game to review here", "/api/games?status=finished"),
+        (
+            f"/review/{finished}?as=7",
+            "This link asks for a perspective the game does not have",
+            f"/review/{finished}?as=spectator",
+        ),
+    ):
+        page = browser.new_page()
+        page.goto(url + path)
+        page.locator("#problem-heading").wait_for(state="visible")
+        assert page.locator("#problem-heading").text_content() == heading
+        assert page.locator(f"#problem-ways a[href='{way}']").count() == 1
+        assert page.title().startswith(heading) and not page.locator("#controls").is_visible()
+        page.close()
