@@ -35,6 +35,7 @@ const state = {
   disputes: new Map(), // step -> the disputes about it
   notice: "", // what the page says of its link until the reader moves (a step the game does not have)
   announcedAs: undefined, // the perspective the live region last named
+  audit: null, // the step whose audit the panel shows (kept in the link: ?audit=N)
 };
 
 function el(tag, attrs = {}, ...children) {
@@ -204,12 +205,13 @@ function render(replay, as) {
     const seen = switched ? `, now as ${perspectiveLabel(as)}` : ""; // a switch of perspective is said, once
     state.announcedAs = as;
     $("announce").textContent = `Step ${replay.step} of ${replay.steps}${seen}: ${said}`;
+    document.title = `Step ${replay.step} of ${replay.steps} · as ${perspectiveLabel(as)} · Aegis replay`;
     permalink(replay.step);
   }
 }
 
 function permalink(step) {
-  const url = replayUrl(step);
+  const url = replayUrl(step) + (state.audit !== null ? `&audit=${state.audit}` : "");
   history.replaceState(null, "", url);
   $("permalink").href = url;
   $("review-link").href = `/review/${enc(gameId)}?as=${enc(state.as)}`; // every claim and call with its odds
@@ -235,7 +237,7 @@ function renderEvent(replay) {
   const audit = $("current-audit");
   audit.hidden = !(event && CLAIM_EVENTS.has(event.type));
   if (event) {
-    audit.href = auditUrl(event.seq);
+    audit.href = auditPageUrl(event.seq);
     audit.dataset.seq = event.seq;
   }
 }
@@ -406,7 +408,7 @@ function renderLog() {
       "li",
       { value: e.seq, "data-seq": e.seq, class: e.undone ? "undone" : null, title: e.undone ? "undone by an undo claim" : null },
       el("a", { class: "step", href: replayUrl(e.seq) }, e.text, e.undone ? el("span", { class: "visually-hidden", text: " (undone by an undo claim)" }) : null),
-      CLAIM_EVENTS.has(e.type) ? el("a", { class: "audit-link", href: auditUrl(e.seq), "aria-label": `audit of step ${e.seq}` }, "audit") : null,
+      CLAIM_EVENTS.has(e.type) ? el("a", { class: "audit-link", href: auditPageUrl(e.seq), "aria-label": `audit of step ${e.seq}` }, "audit") : null,
       disputeMark(e.seq),
     );
     return li;
@@ -445,10 +447,17 @@ function auditUrl(step) {
   return `${gamePath}/audit?step=${step}&as=${enc(state.as)}`;
 }
 
+// the page at a claim's step with its audit open: a link an arbiter can cite, opened in a new tab or shared
+function auditPageUrl(step) {
+  return `${replayUrl(step)}&audit=${step}`;
+}
+
 let auditOpener = null;
 
 async function openAudit(step, opener) {
   auditOpener = opener || null;
+  state.audit = step;
+  if (state.shown) permalink(state.shown.step);
   const panel = $("audit");
   panel.hidden = false;
   $("audit-heading").textContent = `Audit of the claim at step ${step}`;
@@ -522,6 +531,8 @@ function auditParts(audit) {
 
 function closeAudit() {
   $("audit").hidden = true;
+  state.audit = null;
+  if (state.shown) permalink(state.shown.step);
   if (auditOpener && document.contains(auditOpener) && !auditOpener.closest("[hidden]")) auditOpener.focus();
   auditOpener = null;
 }
@@ -600,6 +611,7 @@ async function switchPerspective(value) {
     state.as = value;
     state.timeline = timeline.events;
     $("audit").hidden = true;
+    state.audit = null;
     renderLog();
     want(nav.wanted);
   } catch (err) {
@@ -646,6 +658,8 @@ async function load() {
     showWanted(); // not want(): the link's notice stays until the reader moves
     pump();
   }
+  const cited = params.get("audit"); // a link with ?audit=N opens that claim's audit, as it was shared
+  if (cited !== null && /^\d+$/.test(cited.trim())) openAudit(Number(cited), null);
   follow();
 }
 

@@ -94,11 +94,15 @@ const OUTCOMES = {
   "no window": "nobody could call it (no reaction window)",
 };
 
-function replayLink(step) {
+// a move's step, linked to its claim's step in the viewer with the claim's audit open (its odds, who held what,
+// every answer): where a call is judged, not only where it was made
+function replayLink(move, names) {
   const a = document.createElement("a");
-  a.href = `/replay/${encodeURIComponent(gameId)}?step=${step}&as=${encodeURIComponent(as)}`;
-  a.textContent = String(step);
-  a.title = "this step in the replay viewer";
+  const claim = move.claim_step ?? move.step;
+  a.href = `/replay/${encodeURIComponent(gameId)}?step=${claim}&as=${encodeURIComponent(as)}&audit=${claim}`;
+  a.textContent = String(move.step);
+  const who = move.kind === "claim" ? "" : ` on ${names[move.claimant] ?? `seat ${move.claimant}`}'s claim`;
+  a.setAttribute("aria-label", `step ${move.step}: ${move.kind}${who} of the ${move.claim}, in the replay with its audit`);
   return a;
 }
 
@@ -107,7 +111,7 @@ function moveRow(move, names) {
   if (move.against_odds) tr.classList.add("against");
   if (move.bluff_through) tr.classList.add("through");
   if (move.undone) tr.classList.add("undone");
-  cell(tr, "").append(replayLink(move.step));
+  cell(tr, "").append(replayLink(move, names));
   const what =
     move.kind === "claim"
       ? move.about === "guard" ? "guards with a claimed card" : "claims an action"

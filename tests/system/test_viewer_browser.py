@@ -330,8 +330,18 @@ def test_a_claim_s_audit_opens_in_the_page(browser, finished_game):
     page.wait_for_function("document.getElementById('audit-body').textContent.includes('Answers')")
     assert declared["claim"] in panel.text_content() and "held" in panel.text_content()
     assert "{" not in panel.text_content()
+    # an arbiter cites it: the link holds the open audit, and opens it again as it was
+    page.wait_for_function(f"location.search.includes('audit={declared['seq']}')")
+    assert page.title().startswith(f"Step {declared['seq'] + 5} of ")
+    link = page.url
     page.click("#audit-close")
     assert not panel.is_visible()
+    page.wait_for_function("!location.search.includes('audit=')")
+    page.goto(link)
+    page.wait_for_function("document.getElementById('audit-body').textContent.includes('Answers')")
+    assert panel.is_visible() and declared["claim"] in panel.text_content()
+    href = page.locator(f"#log li[data-seq='{declared['seq']}'] a.audit-link").get_attribute("href")
+    assert href.startswith(f"/replay/{gid}?step={declared['seq']}") and href.endswith(f"&audit={declared['seq']}")  # a page
     page.close()
 
 
@@ -393,6 +403,7 @@ def test_the_review_page_links_carry_no_token_and_count_in_words(browser, finish
     page.locator(".player .summary").first.wait_for(state="visible")
     hrefs = page.eval_on_selector_all("a", "links => links.map(a => a.getAttribute('href'))")
     assert f"/replay/{gid}?as=1" in hrefs and any("step=" in h for h in hrefs)
+    assert all("&audit=" in h for h in hrefs if "step=" in h)  # each move opens its claim with the claim's audit
     assert not [h for h in hrefs if "token" in h], hrefs
     page.select_option("#perspective", "spectator")
     page.wait_for_function("!location.search.includes('as=1')")
