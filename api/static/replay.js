@@ -219,16 +219,31 @@ function permalink(step) {
 
 // ----- the table as the perspective knew it (Ever Aegis's table, from rules.view: already redacted) -----
 
+// the engine's words of the table, as a player says them (an unknown one is shown as it is)
+const PHASE_WORDS = { begin: "Begin Phase", draw: "Draw Phase", action: "Action Phase", end: "End Phase", demise: "Demise Phase", conquest: "Conquest Phase", over: "turn ending" };
+const STAGE_WORDS = { declared: "just declared", window: "waiting for answers", guards: "guards being settled", execute: "being carried out" };
+const WAR_WORDS = { designate: "the attack is declared", battle: "the battle", resolution: "the battle is won", reveal: "the loser reveals cards", casualties: "casualties", over: "over", ended: "over" };
+const withoutRuleIds = (text) => String(text || "").replace(/\s*\((?:[RAS]\d+[^()]*)\)/g, "");
+
 function renderStatus(table) {
   const result = table.result;
+  const status = $("status");
   if (table.status === "finished" && result) {
-    const won = result.winners && result.winners.length ? `, won by ${names(result.winners)}` : "";
-    $("status").textContent = `Game over: ${result.result}${won} (${result.reason})`;
+    const winners = result.winners || [];
+    const outcome = winners.length ? `${names(winners)} ${winners.length === 1 ? "wins" : "win"}` : result.result === "draw" ? "a draw" : result.result;
+    const why = withoutRuleIds(result.reason);
+    status.textContent = `Game over: ${outcome}${why ? `: ${why}` : ""}`;
+    status.title = result.reason || ""; // the rule it rests on, for who wants it
     return;
   }
+  status.title = "";
   const current = table.current;
-  const who = current === null || current === undefined ? "setup" : `${name(current)}'s ${table.phase ?? ""} phase`;
-  $("status").textContent = `Turn ${table.turn ?? "-"} · ${who}`;
+  if (current === null || current === undefined) {
+    status.textContent = "Setting up the game";
+    return;
+  }
+  const phase = PHASE_WORDS[table.phase] || `${table.phase ?? ""} phase`;
+  status.textContent = `Turn ${table.turn ?? "-"} · ${name(current)}'s ${phase}`;
 }
 
 function renderEvent(replay) {
@@ -272,10 +287,14 @@ function renderPlay(table) {
   a.hidden = !action;
   if (action) {
     const claim = action.claim ? `, claiming the ${action.claim}` : "";
-    const sanctioned = action.sanctioned ? " (sanctioned)" : "";
-    const guards = (action.guards || []).map((g) => `${name(g.seat)} guards (${g.means}, ${g.status})`);
-    const war = action.war ? [`war: ${name(action.war.attacker)} against ${name(action.war.defender)} (${action.war.stage})`] : [];
-    const declared = `${name(action.declarer)}'s ${action.action} action${claim}${sanctioned} (stage: ${action.stage})`;
+    const sanctioned = action.sanctioned ? " (SANCTIONED)" : "";
+    const guardStatus = { claimed: "claimed", closed: "nobody called it", held: "it stands", failed: "it failed" };
+    const guards = (action.guards || []).map(
+      (g) => `${name(g.seat)} guards ${g.means === "card" ? "with a claimed card" : `with the ${g.means}`} (${guardStatus[g.status] || g.status})`,
+    );
+    const war = action.war ? [`war: ${name(action.war.attacker)} against ${name(action.war.defender)}, ${WAR_WORDS[action.war.stage] || action.war.stage}`] : [];
+    const stage = STAGE_WORDS[action.stage] || action.stage;
+    const declared = `${name(action.declarer)}'s ${actionWord(action.action)}${claim}${sanctioned}: ${stage}`;
     a.textContent = [declared, ...guards, ...war].join(" · ");
   }
   renderWindow(window_);
@@ -289,6 +308,10 @@ function renderPlay(table) {
   w.textContent = awaiting.length ? `Waiting for: ${awaiting.map((n) => `${name(n.seat)} (${n.kind})`).join(", ")}` : "";
 }
 
+function actionWord(action) {
+  return action ? `${action.charAt(0).toUpperCase()}${action.slice(1)}` : "action";
+}
+
 function renderWindow(window_) {
   const box = $("window");
   box.hidden = !window_;
@@ -299,13 +322,13 @@ function renderWindow(window_) {
     let said;
     if (!given) said = waiting.has(seat) ? "not answered yet" : "no answer";
     else if (given.answer) said = `${given.answer}${given.means ? ` with ${given.means}` : ""}`;
-    else said = "answered (what, this perspective does not know)";
+    else said = "answered (what, this perspective cannot see yet)";
     return el("li", { "data-seat": seat }, el("strong", { text: name(seat) }), `: ${said}`);
   });
   const closes = window_.deadline ? ` · closes at ${new Date(window_.deadline * 1000).toLocaleTimeString()}` : "";
   fill(
     box,
-    el("p", { class: "window-head", text: `Open window ${window_.id}: ${name(window_.claimant)} claims the ${window_.claim} (${window_.about})${closes}` }),
+    el("p", { class: "window-head", text: `${name(window_.claimant)} claims the ${window_.claim} (${window_.about === "guard" ? "to guard" : "for an action"}): the others answer${closes} (reaction window ${window_.id})` }),
     el("ul", { class: "answers", "aria-label": "answers" }, ...answers),
   );
 }
@@ -350,9 +373,9 @@ function renderSeats(table, as) {
       el("h3", { text: `${p.name}${flags.length ? ` (${flags.join(", ")})` : ""}` }),
       p.leader ? el("p", { class: "leader", text: `Leader: ${p.leader}` }) : null,
       el("div", { class: "cards" }, ...p.cards.map(cardElement)),
-      el("p", { class: "meta", text: `${p.soldiers} soldiers · ${p.revealed} revealed, ${p.unrevealed} face down` }),
+      el("p", { class: "meta", text: `${p.soldiers} soldier${p.soldiers === 1 ? "" : "s"} · ${p.revealed} revealed, ${p.unrevealed} face down` }),
       p.items && p.items.length ? el("p", { class: "items" }, "Items: ", ...p.items.map((i) => badge(i, i === "TREATY" ? "treaty" : "item"))) : null,
-      p.sanctions && p.sanctions.length ? el("p", { class: "sanctions" }, "Sanctioned: ", ...p.sanctions.map((s) => badge(s, "sanction"))) : null,
+      p.sanctions && p.sanctions.length ? el("p", { class: "sanctions" }, "SANCTIONED: ", ...p.sanctions.map((s) => badge(actionWord(s), "sanction"))) : null,
       p.sacrifices ? el("p", { class: "meta", text: `Sacrifices: ${p.sacrifices}` }) : null,
     );
     if (p.seat === table.current) box.classList.add("current");
