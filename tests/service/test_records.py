@@ -71,30 +71,30 @@ def test_a_tampered_draw_is_found_and_named(sqlite_env):
     app = make_app(sqlite_env)
     _api, gid, _ = _finished(app, seed="tamper")
     close_app(app)
-    db = sqlite3.connect(sqlite_env["SQLITE_DBNAME"])
-    rows = db.execute(
-        "SELECT originator_version, state FROM stored_events WHERE originator_id = ? AND topic LIKE '%Game.CardDrawn'",
-        (UUID(gid).hex,),
-    ).fetchall()
-    version, state = rows[3]
-    body = json.loads(state)
-    original = body["payload"]["name"]
-    body["payload"]["name"] = "Temple" if original != "Temple" else "Mason"
-    db.execute(
-        "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-        (json.dumps(body).encode(), UUID(gid).hex, version),
-    )
-    db.commit()
-    db.close()
-    svc = GameService(load(sqlite_env))
-    try:
-        result = verify(svc, UUID(gid))
-    finally:
-        svc.close()
+    original = _tamper_a_draw(sqlite_env["SQLITE_DBNAME"], gid)
+    result = _verified(sqlite_env, gid)
     assert result["ok"] is False
     diff = result["first_difference"]
     assert diff["type"] == "CardDrawn" and diff["fields"] == ["name"] and diff["replayed"]["name"] == original
     assert result["problems"][0] == f"event {diff['seq']} (CardDrawn) differs in name"
+
+
+def _tamper_a_draw(db_file, gid):
+    """The fourth card drawn is stored under another name; returns its own."""
+    version, state = _rows(db_file, gid, "CardDrawn")[3]
+    drawn = json.loads(state)
+    original = drawn["payload"]["name"]
+    drawn["payload"]["name"] = "Temple" if original != "Temple" else "Mason"
+    _rewrite(db_file, gid, version, drawn)
+    return original
+
+
+def _verified(env, gid):
+    svc = GameService(load(env))
+    try:
+        return verify(svc, UUID(gid))
+    finally:
+        svc.close()
 
 
 def _rows(db_file, gid, topic):
@@ -177,19 +177,12 @@ def test_a_record_from_before_rules_versions_that_differs_says_the_rules_may_hav
     started = json.loads(state)
     del started["rules_version"]
     _rewrite(db_file, gid, version, started)
-    version, state = _rows(db_file, gid, "CardDrawn")[3]
-    drawn = json.loads(state)
-    drawn["payload"]["name"] = "Temple" if drawn["payload"]["name"] != "Temple" else "Mason"
-    _rewrite(db_file, gid, version, drawn)
+    _tamper_a_draw(db_file, gid)
     db = sqlite3.connect(db_file)
     db.execute("DELETE FROM stored_snapshots")  # taken under today's code: a game stored before versions had none of this
     db.commit()
     db.close()
-    svc = GameService(load(sqlite_env))
-    try:
-        result = verify(svc, UUID(gid))
-    finally:
-        svc.close()
+    result = _verified(sqlite_env, gid)
     assert result["ok"] is False and result["rules"]["played_under"] == [{"version": None, "from_seq": 1}]
     said = result["notes"][0]
     assert "under rules from before versions were numbered" in said and "can come from that change of the rules" in said
