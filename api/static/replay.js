@@ -197,6 +197,11 @@ function render(replay, as) {
   if (state.finished) renderBranchPanel();
   renderStepDisputes(replay.step);
   markLog(replay.step);
+  if (state.audit !== null) {
+    // the panel stays open while the reader steps on: its heading says which step it is about
+    const away = replay.step === state.audit ? "" : ` (the table shows step ${replay.step})`;
+    $("audit-heading").textContent = `Audit of the claim at step ${state.audit}${away}`;
+  }
   showWanted();
   if (settled()) {
     showError(state.notice || "");
@@ -671,7 +676,7 @@ async function load() {
   renderLog();
   loadDisputes();
   const raw = params.get("step");
-  const asked = raw === null ? state.steps : /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  const asked = raw === null ? state.steps : /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN; // below 0: the first
   nav.wanted = clampStep(asked);
   if (raw !== null && asked !== nav.wanted) {
     state.notice = `The link asks for step "${raw}", which this game does not have (its steps are 0 to ${state.steps}): here is step ${nav.wanted}.`;

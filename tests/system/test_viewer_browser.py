@@ -334,6 +334,8 @@ def test_a_claim_s_audit_opens_in_the_page(browser, finished_game):
     page.wait_for_function(f"location.search.includes('audit={declared['seq']}')")
     assert page.title().startswith(f"Step {declared['seq'] + 5} of ")
     link = page.url
+    page.keyboard.press("ArrowRight")  # the panel stays open while the reader steps on, and says so
+    page.wait_for_function("document.getElementById('audit-heading').textContent.includes('(the table shows step')")
     page.click("#audit-close")
     assert not panel.is_visible()
     page.wait_for_function("!location.search.includes('audit=')")
@@ -430,6 +432,9 @@ def test_a_step_the_game_does_not_have_is_said_and_a_failed_step_leaves_the_page
     page.keyboard.press("Home")
     _settled(page, 0)
     assert not error.is_visible()  # the notice goes once the reader moves
+    below = _open(browser, f"{url}/replay/{gid}?step=-5&as=spectator", step=0)  # a number below the first: the first
+    assert 'step "-5"' in below.locator("#error").text_content()
+    below.close()
     assert page.locator("#prev").get_attribute("aria-disabled") == "true"
     page.route("**/replay?step=1&*", lambda route: route.abort())  # the next step's request fails
     page.click("#next")
