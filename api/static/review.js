@@ -34,6 +34,7 @@ function showProblem(err) {
   } else if (err.status === 404) {
     heading = "No finished game to review here";
     hint = "Check the link: the game may not exist, or may not have started.";
+    ways.push([`/replay/${game}?as=spectator`, "Its replay, once it has started"]);
     ways.push(["/api/games?status=finished", "The finished games (their ids)"]);
   } else if (err.status === 400) {
     heading = "This link asks for a perspective the game does not have";

@@ -50,14 +50,15 @@ def test_the_review_page_shows_every_player_s_moves_as_text_with_links_to_the_vi
     heading = page.locator("section.player h2").first
     assert heading.inner_text().startswith(NAME) and heading.locator("i").count() == 0  # markup in a name stays text
     first = next(m for p in review["players"] for m in p["moves"])
-    link = page.locator(f'section.player a[href="/replay/{gid}?step={first["step"]}&as=0"]')
+    claim = first["claim_step"]  # a move links to its claim's step, with the claim's audit open
+    link = page.locator(f'section.player a[href="/replay/{gid}?step={claim}&as=0&audit={claim}"]')
     assert link.count() >= 1
     page.screenshot(path=str(_shots(Path(tmp)) / "review.png"), full_page=False)  # AEGIS_SCREENSHOTS=docs: the README's
     page.select_option("#perspective", "omniscient")
     page.wait_for_function("() => new URLSearchParams(location.search).get('as') === 'omniscient'")
-    page.wait_for_selector(f'section.player a[href="/replay/{gid}?step={first["step"]}&as=omniscient"]')
+    page.wait_for_selector(f'section.player a[href="/replay/{gid}?step={claim}&as=omniscient&audit={claim}"]')
     odds = page.locator("section.player td.num").all_inner_texts()
-    assert odds and set(odds) <= {"0.0%", "100.0%"}  # what was true
+    assert odds and set(odds) <= {"0%", "100%"}  # what was true
     page.close()
 
 
@@ -86,16 +87,17 @@ def test_the_review_page_fits_a_phone_and_every_control_takes_the_focus(browser,
 
 
 def test_a_review_that_cannot_be_shown_says_why_and_still_names_its_game(browser, reviewed_game):
-    """An id that is no game, and a game not over yet: the page says why, names the id it was asked for and links
-    to its replay (which, for a game still on, can be watched as a spectator)."""
+    """An id that is no game, and a game not over yet: the page says why (a heading, the server's words), names the
+    id it was asked for and offers a way on (a game still on can be watched as a spectator)."""
     url, _, _ = reviewed_game
     created = _call(url + "/api/games", "POST", {"seats": 3})
     for gid in ("not-a-game", created["id"]):
         page = browser.new_page()
         response = page.goto(f"{url}/review/{gid}/")
         assert response.status == 200 and "text/html" in response.headers["content-type"]
-        page.locator("#error").wait_for(state="visible")
-        assert page.locator("#error").text_content()
+        page.locator("#problem-heading").wait_for(state="visible")
+        assert page.locator("#problem-heading").text_content() and page.locator("#problem-detail").text_content()
         assert page.locator("#game-id").text_content() == gid
-        assert page.locator("#replay-link").get_attribute("href") == f"/replay/{gid}?as=spectator"
+        ways = page.eval_on_selector_all("#problem-ways a", "links => links.map(a => a.getAttribute('href'))")
+        assert f"/replay/{gid}?as=spectator" in ways  # its replay (watched as a spectator while the game is on)
         page.close()
