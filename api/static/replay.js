@@ -64,8 +64,9 @@ class Problem extends Error {
   }
 }
 
-async function request(path, { method = "GET", body, signal } = {}) {
-  const headers = token ? { Authorization: "Bearer " + token } : {};
+// ``auth``: the token to send instead of the page's (null: none), for another game's requests (a new branch)
+async function request(path, { method = "GET", body, signal, auth = token } = {}) {
+  const headers = auth ? { Authorization: "Bearer " + auth } : {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -929,29 +930,20 @@ async function playBranch(made, seat) {
   const out = $("branch-play");
   const path = `/api/games/${enc(made.id)}`;
   fill(out, el("span", { text: "Seating the new game and starting it…" }));
-  const send = async (url, body, key) => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...(key ? { Authorization: "Bearer " + key } : {}) },
-      body: JSON.stringify(body),
-    });
-    const answer = await response.json();
-    if (!response.ok) throw new Error(answer.detail || answer.title || response.statusText);
-    return answer;
-  };
+  const post = (url, body, auth = null) => request(url, { method: "POST", body, auth });
   try {
     let mine = null;
     for (;;) {
       // the next seat a request takes is the first free one (a seat the rules play fills itself, R173)
-      const lobby = await (await fetch(`${path}/view`)).json();
+      const lobby = await request(`${path}/view`, { auth: null });
       const taken = new Set((lobby.seats || []).map((s) => s.seat));
       if (taken.size >= lobby.seats_total) break;
       let next = 0;
       while (taken.has(next)) next += 1;
-      if (next === seat) mine = (await send(`${path}/seats`, { name: `${name(seat)} (what if)`.slice(0, 40) })).token;
-      else await send(`${path}/seats`, { bot: "cautious" });
+      if (next === seat) mine = (await post(`${path}/seats`, { name: `${name(seat)} (what if)`.slice(0, 40) })).token;
+      else await post(`${path}/seats`, { bot: "cautious" });
     }
-    await send(`${path}/start`, {}, made.host_token);
+    await post(`${path}/start`, {}, made.host_token);
     location.href = replayUrl(made.step, seat === null ? "spectator" : seat, made.id) + (mine ? `#token=${enc(mine)}` : "");
   } catch (err) {
     fill(out, el("span", { class: "problem-text", text: `Could not start the new game: ${err.message}. Its host token below still starts it.` }));

@@ -549,10 +549,10 @@ def _mob_put_back(ctx: Ctx, mob: int) -> None:
     put_back(ctx, tuple(cards))
 
 
-
-def against(target: Any, who: Callable[[Any], str]) -> str:
+def _against(target: Any, who: Callable[[Any], str]) -> str:
     """ " against <the target>" of a played declaration, if it has one."""
     return f" against {who(target)}" if target is not None else ""
+
 
 DECLARE = DecisionKind(
     "declare",
@@ -600,7 +600,7 @@ DECLARE = DecisionKind(
     apply=lambda ctx, cmd: start_action(ctx, cmd["seat"], cmd),
     by_rules=mob_declare,
     asks="declare an action",
-    said=lambda cmd, who: action_name(cmd.get("action", "")) + against(cmd.get("target"), who),
+    said=lambda cmd, who: action_name(cmd.get("action", "")) + _against(cmd.get("target"), who),
 )
 SANCTION_DISCARD = _discard_kind(
     "sanction_discard",

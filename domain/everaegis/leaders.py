@@ -153,10 +153,10 @@ def choose_dictator(ctx: Ctx) -> None:
     ctx.emit(ev.DictatorChosen(mat=mat, plain=_plain(s, mat), rng=[start, rng.counter]))
 
 
-
 def _passed(to: Any, who: Callable[[Any], str]) -> str:
     """Drafting: whom a played choice of leader passes the other mats to (R19)."""
     return f", the rest passed to {who(to)}" if to is not None else ""
+
 
 CHOOSE_LEADER = DecisionKind(
     "choose_leader",

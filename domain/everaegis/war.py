@@ -11,7 +11,7 @@ from aegis.domain.everaegis.context import Ctx
 from aegis.domain.everaegis.events.words import said_reveal
 from aegis.domain.everaegis.mob import own_card as mob_card
 from aegis.domain.everaegis.soldiers import casualties, change_soldiers
-from aegis.domain.everaegis.state import Card, GameState
+from aegis.domain.everaegis.state import Act, Card, GameState
 from aegis.domain.kernel.decisions import DecisionKind
 from aegis.domain.kernel.prompts import Option, Param, Prompt
 
@@ -40,10 +40,7 @@ def war_step(ctx: Ctx) -> bool:
         att = s.players[a].soldiers
         if att == 0:  # R75, R80
             ctx.emit(ev.WarThwarted(attacker=a, defender=d, reason=NO_SOLDIERS))
-            if act.from_effect:  # not the turn's action: the effect that started it goes on
-                ctx.emit(ev.EffectWarOver(seat=act.declarer, outcome=f"thwarted: {NO_SOLDIERS}"))
-            else:
-                ctx.emit(ev.ActionThwarted(seat=act.declarer, action="war", reason=NO_SOLDIERS))
+            _war_over(ctx, act, NO_SOLDIERS, thwarted=True)
             return True
         bonus = WALL_BONUS if s.items.wall == d else 0
         dfn = s.players[d].soldiers + bonus
@@ -85,12 +82,20 @@ def war_step(ctx: Ctx) -> bool:
         ctx.emit(ev.WarEnded(attacker=a, defender=d, winner=war.winner))
         # in words, without a name: an event never depends on what the seats are called (a branch seats others)
         side = "the attacker" if war.winner == a else "the defender"
-        if act.from_effect:
-            ctx.emit(ev.EffectWarOver(seat=act.declarer, outcome=f"{side} won the war"))
-        else:
-            ctx.emit(ev.ActionCompleted(seat=act.declarer, action="war", outcome=f"{side} won the war"))
+        _war_over(ctx, act, f"{side} won the war", thwarted=False)
         return True
     raise AssertionError(f"war stage {war.stage}")  # pragma: no cover
+
+
+def _war_over(ctx: Ctx, act: Act, said: str, *, thwarted: bool) -> None:
+    """The war's end: the end of the turn's War action, or of a war an effect started, which is not the turn's
+    action (its effect goes on, rules version 2)."""
+    if act.from_effect:
+        ctx.emit(ev.EffectWarOver(seat=act.declarer, outcome=f"thwarted: {said}" if thwarted else said))
+    elif thwarted:
+        ctx.emit(ev.ActionThwarted(seat=act.declarer, action="war", reason=said))
+    else:
+        ctx.emit(ev.ActionCompleted(seat=act.declarer, action="war", outcome=said))
 
 
 def reveal_for_war(ctx: Ctx, cards: tuple[Card, ...]) -> None:
